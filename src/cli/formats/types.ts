@@ -1,0 +1,12 @@
+import type { RawRecord } from '../../core/import-plan.js';
+
+/** What an import file holds once read: raw records (validated later, all together) and maybe a business profile. */
+export interface ParsedImport {
+  business?: unknown;
+  records: RawRecord[];
+}
+
+/** A problem with the file as a whole (not one record): bad JSON, wrong top-level shape, unknown CSV column. */
+export class ImportFileError extends Error {
+  override name = 'ImportFileError';
+}

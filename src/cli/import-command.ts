@@ -1,0 +1,81 @@
+import { readFile } from 'node:fs/promises';
+import { extname } from 'node:path';
+import cliProgress from 'cli-progress';
+import { ImportValidationError, validateBusiness, validateRecords } from '../core/import-plan.js';
+import type { Store } from '../store/store.js';
+import { parseCsvImport } from './formats/csv.js';
+import { parseGbpImport } from './formats/gbp.js';
+import { parseJsonImport } from './formats/json.js';
+import type { ParsedImport } from './formats/types.js';
+
+export const IMPORT_FORMATS = ['json', 'csv', 'gbp'] as const;
+export type ImportFormat = (typeof IMPORT_FORMATS)[number];
+
+const PARSERS: Record<ImportFormat, (text: string) => ParsedImport> = {
+  json: parseJsonImport,
+  csv: parseCsvImport,
+  gbp: parseGbpImport,
+};
+
+export function guessFormat(file: string): ImportFormat {
+  return extname(file).toLowerCase() === '.csv' ? 'csv' : 'json';
+}
+
+export interface ImportOptions {
+  file: string;
+  format: ImportFormat;
+  replace: boolean;
+  dryRun: boolean;
+  /** Draw progress bars (only on a terminal). */
+  progress: boolean;
+}
+
+/** Bars go to stderr so stdout carries only the summary. Small imports finish before a bar helps. */
+function progressBar(enabled: boolean, label: string, total: number) {
+  if (!enabled || total < 2000) return { update: (_n: number) => {}, stop: () => {} };
+  const bar = new cliProgress.SingleBar(
+    { format: `${label.padEnd(10)} [{bar}] {percentage}% {value}/{total}`, stream: process.stderr, hideCursor: true },
+    cliProgress.Presets.shades_classic,
+  );
+  bar.start(total, 0);
+  return { update: (n: number) => bar.update(n), stop: () => bar.stop() };
+}
+
+/** Reads, validates (all or nothing) and merges one file; returns the summary line. */
+export async function runImport(store: Store, opts: ImportOptions): Promise<string> {
+  const text = await readFile(opts.file, 'utf8');
+  const parsed = PARSERS[opts.format](text);
+  const business = parsed.business === undefined || parsed.business === null ? undefined : validateBusiness(parsed.business);
+  const checking = progressBar(opts.progress, 'validating', parsed.records.length);
+  let reviews;
+  try {
+    reviews = validateRecords(parsed.records, (n) => checking.update(n));
+  } finally {
+    checking.stop();
+  }
+  const writing = progressBar(opts.progress, 'writing', reviews.length);
+  let outcome;
+  try {
+    outcome = await store.importReviews({
+      reviews,
+      business,
+      replace: opts.replace,
+      dryRun: opts.dryRun,
+      onProgress: (done, total) => writing.update(Math.round((done / Math.max(total, 1)) * reviews.length)),
+    });
+  } finally {
+    writing.stop();
+  }
+  const counts = `${outcome.added} added, ${outcome.updated} updated, ${outcome.removed} removed, ${outcome.unchanged} unchanged`;
+  const biz = outcome.business_changed ? '; business profile updated' : '';
+  if (opts.dryRun) return `dry run, nothing written: would be ${counts}${biz}`;
+  const rev =
+    outcome.revision_after === outcome.revision_before ? `revision ${outcome.revision_after} (no change)` : `revision ${outcome.revision_before} -> ${outcome.revision_after}`;
+  return `imported ${reviews.length} record${reviews.length === 1 ? '' : 's'}: ${counts}${biz}; ${rev}`;
+}
+
+export function formatValidationError(err: ImportValidationError, max = 20): string {
+  const lines = err.errors.slice(0, max).map((e) => `  ${e.where}, field ${e.field}: ${e.message}`);
+  if (err.errors.length > max) lines.push(`  ... and ${err.errors.length - max} more`);
+  return `${err.message}:\n${lines.join('\n')}`;
+}

@@ -1,0 +1,150 @@
+import { readFileSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
+import { parseArgs } from 'node:util';
+import { ConfigError, loadDatabaseConfig, loadServeConfig, progressWanted } from '../config.js';
+import { PLACEHOLDER_BUSINESS, reviewsDataset } from '../core/dataset.js';
+import { DEMO_BUSINESS } from '../core/demo/business.js';
+import { demoReviews } from '../core/demo/reviews.js';
+import { ImportValidationError } from '../core/import-plan.js';
+import { sortNewestFirst } from '../core/reviews.js';
+import { startServer } from '../http/server.js';
+import { createLogger } from '../logger.js';
+import { openStore } from '../store/open-store.js';
+import { ImportFileError } from './formats/types.js';
+import { IMPORT_FORMATS, formatValidationError, guessFormat, runImport, type ImportFormat } from './import-command.js';
+
+const USAGE = `reviewcast: publish one business's verified reviews
+
+Usage:
+  reviewcast serve                 start the HTTP service (env: PORT, HOST, BASE_URL, DATABASE_URL, LOG_LEVEL)
+  reviewcast import <file> [--format json|csv|gbp] [--replace] [--dry-run]
+                                   merge reviews from a file into the database
+  reviewcast export [file]         write the /reviews.json document (stdout when no file)
+  reviewcast --version | --help
+
+Exit codes: 0 ok, 1 invalid import data, 2 bad usage or configuration.`;
+
+class UsageError extends Error {}
+
+function version(): string {
+  const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+  return pkg.version;
+}
+
+async function serve(): Promise<void> {
+  const config = loadServeConfig();
+  const logger = createLogger(config.logLevel);
+  const store = await openStore(config.database);
+  const data = await store.load();
+  if (data.reviews.length === 0 && data.business === null) {
+    const reviews = demoReviews();
+    await store.importReviews({ reviews, business: DEMO_BUSINESS, replace: false, dryRun: false });
+    logger.warn({ reviews: reviews.length }, `empty database: seeded DEMO data for "${DEMO_BUSINESS.name}" (fictional); import your own reviews with "reviewcast import --replace"`);
+  }
+  const server = await startServer({
+    store,
+    logger,
+    host: config.host,
+    port: config.port,
+    baseUrl: config.baseUrl,
+    revisionPollMs: config.revisionPollMs,
+  });
+  logger.info({ url: server.url, base_url: config.baseUrl, database: config.database.path }, `reviewcast listening on ${server.url}`);
+  const stop = async (signal: string) => {
+    logger.info({ signal }, 'shutting down');
+    await server.close();
+    await store.close();
+    process.exit(0);
+  };
+  process.once('SIGINT', () => void stop('SIGINT'));
+  process.once('SIGTERM', () => void stop('SIGTERM'));
+}
+
+async function importCommand(args: string[]): Promise<void> {
+  const { values, positionals } = parseArgs({
+    args,
+    allowPositionals: true,
+    options: { format: { type: 'string' }, replace: { type: 'boolean', default: false }, 'dry-run': { type: 'boolean', default: false } },
+  });
+  if (positionals.length !== 1) throw new UsageError('import takes exactly one file');
+  const file = positionals[0]!;
+  if (values.format !== undefined && !(IMPORT_FORMATS as readonly string[]).includes(values.format)) {
+    throw new UsageError(`--format must be one of ${IMPORT_FORMATS.join(', ')}`);
+  }
+  const format = (values.format as ImportFormat | undefined) ?? guessFormat(file);
+  const store = await openStore(loadDatabaseConfig());
+  try {
+    const summary = await runImport(store, { file, format, replace: values.replace, dryRun: values['dry-run'], progress: progressWanted() });
+    process.stdout.write(`${summary}\n`);
+  } finally {
+    await store.close();
+  }
+}
+
+async function exportCommand(args: string[]): Promise<void> {
+  const { positionals } = parseArgs({ args, allowPositionals: true, options: {} });
+  if (positionals.length > 1) throw new UsageError('export takes at most one file');
+  const store = await openStore(loadDatabaseConfig());
+  try {
+    const data = await store.load();
+    const body = JSON.stringify(reviewsDataset(data.business ?? PLACEHOLDER_BUSINESS, sortNewestFirst(data.reviews)));
+    if (positionals[0]) {
+      await writeFile(positionals[0], body);
+      process.stderr.write(`exported ${data.reviews.length} reviews to ${positionals[0]}\n`);
+    } else {
+      process.stdout.write(body);
+    }
+  } finally {
+    await store.close();
+  }
+}
+
+async function main(argv: string[]): Promise<number> {
+  const [command, ...rest] = argv;
+  try {
+    switch (command) {
+      case 'serve':
+        await serve();
+        return -1;
+      case 'import':
+        await importCommand(rest);
+        return 0;
+      case 'export':
+        await exportCommand(rest);
+        return 0;
+      case '--version':
+      case '-v':
+        process.stdout.write(`${version()}\n`);
+        return 0;
+      case '--help':
+      case '-h':
+      case 'help':
+        process.stdout.write(`${USAGE}\n`);
+        return 0;
+      default:
+        throw new UsageError(command === undefined ? 'no command given' : `unknown command "${command}"`);
+    }
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      process.stderr.write(`reviewcast: invalid configuration: ${err.message}\n`);
+      return 2;
+    }
+    if (err instanceof UsageError || (err as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
+      process.stderr.write(`reviewcast: ${(err as Error).message}\n\n${USAGE}\n`);
+      return 2;
+    }
+    if (err instanceof ImportValidationError) {
+      process.stderr.write(`reviewcast import: ${formatValidationError(err)}\n`);
+      return 1;
+    }
+    if (err instanceof ImportFileError || (err as { code?: string }).code === 'ENOENT') {
+      process.stderr.write(`reviewcast: ${(err as Error).message}\n`);
+      return 1;
+    }
+    process.stderr.write(`reviewcast: ${(err as Error).stack ?? String(err)}\n`);
+    return 1;
+  }
+}
+
+const code = await main(process.argv.slice(2));
+if (code >= 0) process.exitCode = code;

@@ -1,0 +1,105 @@
+import { z } from 'zod';
+import { deterministicUlid } from './ids.js';
+import { BusinessSchema, type Business } from './schema/business.js';
+import { ReviewInputSchema, ReviewSchema, type Review } from './schema/review.js';
+
+/** One record that failed validation, located so the operator can find it in the file. */
+export interface RecordError {
+  /** Where the record is: "record 3" or "CSV line 12". */
+  where: string;
+  /** Dotted field path, or "(record)" for the record as a whole. */
+  field: string;
+  message: string;
+}
+
+export class ImportValidationError extends Error {
+  constructor(readonly errors: RecordError[]) {
+    super(`${errors.length} invalid record${errors.length === 1 ? '' : 's'}; nothing was imported`);
+    this.name = 'ImportValidationError';
+  }
+}
+
+/** A raw record from an import file and where it came from. */
+export interface RawRecord {
+  where: string;
+  value: unknown;
+}
+
+function issuesToErrors(where: string, error: z.ZodError): RecordError[] {
+  return error.issues.map((i) => ({
+    where,
+    field: i.path.length ? i.path.join('.') : '(record)',
+    message: i.code === 'unrecognized_keys' ? `unknown field(s): ${i.keys.join(', ')}` : i.message,
+  }));
+}
+
+/**
+ * Validates every record and gives each a stable id. Records without an id get one derived
+ * from their content plus the occurrence number of identical content in the file, so the
+ * same file always yields the same ids. All errors are collected; any error rejects the lot.
+ */
+export function validateRecords(records: readonly RawRecord[], onProgress?: (done: number) => void): Review[] {
+  const errors: RecordError[] = [];
+  const reviews: Review[] = [];
+  const seenIds = new Map<string, string>();
+  const contentCount = new Map<string, number>();
+  records.forEach((rec, i) => {
+    if (onProgress && i % 1000 === 0) onProgress(i);
+    const parsed = ReviewInputSchema.safeParse(rec.value);
+    if (!parsed.success) {
+      errors.push(...issuesToErrors(rec.where, parsed.error));
+      return;
+    }
+    const input = parsed.data;
+    let id = input.id;
+    if (id === undefined) {
+      const content = [input.source, input.author, input.date, input.rating, input.text ?? ''].join('\u0000');
+      const n = (contentCount.get(content) ?? 0) + 1;
+      contentCount.set(content, n);
+      id = deterministicUlid(`${content}\u0000${n}`, input.date);
+    }
+    const previous = seenIds.get(id);
+    if (previous !== undefined) {
+      errors.push({ where: rec.where, field: 'id', message: `duplicate id ${id} (also in ${previous})` });
+      return;
+    }
+    seenIds.set(id, rec.where);
+    // Re-parse through the output schema so key order, and so the stored JSON, is canonical.
+    reviews.push(ReviewSchema.parse({ ...input, id }));
+  });
+  onProgress?.(records.length);
+  if (errors.length > 0) throw new ImportValidationError(errors);
+  return reviews;
+}
+
+export function validateBusiness(value: unknown): Business {
+  const parsed = BusinessSchema.safeParse(value);
+  if (!parsed.success) throw new ImportValidationError(issuesToErrors('business', parsed.error));
+  return parsed.data;
+}
+
+export interface ImportPlan {
+  added: Review[];
+  updated: Review[];
+  removed: string[];
+  unchanged: number;
+}
+
+/** What merging `incoming` into `existing` by id changes; with `replace`, the result is exactly `incoming`. */
+export function planImport(existing: ReadonlyMap<string, string>, incoming: readonly Review[], replace: boolean): ImportPlan {
+  const plan: ImportPlan = { added: [], updated: [], removed: [], unchanged: 0 };
+  const incomingIds = new Set<string>();
+  for (const r of incoming) {
+    incomingIds.add(r.id);
+    const before = existing.get(r.id);
+    if (before === undefined) plan.added.push(r);
+    else if (before !== JSON.stringify(r)) plan.updated.push(r);
+    else plan.unchanged++;
+  }
+  if (replace) for (const id of existing.keys()) if (!incomingIds.has(id)) plan.removed.push(id);
+  return plan;
+}
+
+export function planIsEmpty(plan: ImportPlan): boolean {
+  return plan.added.length === 0 && plan.updated.length === 0 && plan.removed.length === 0;
+}

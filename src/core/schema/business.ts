@@ -1,0 +1,72 @@
+import { z } from 'zod';
+import { WebUrl } from './common.js';
+
+export const AddressSchema = z
+  .object({
+    street_address: z.string().max(200).optional().describe('Street and number'),
+    locality: z.string().max(100).optional().describe('City or town'),
+    region: z.string().max(100).optional().describe('State, province or county'),
+    postal_code: z.string().max(20).optional(),
+    country: z.string().max(100).optional().describe('Country name or ISO 3166-1 code'),
+  })
+  .strict()
+  .meta({ id: 'Address', description: 'Postal address (schema.org PostalAddress)' });
+
+export const GeoSchema = z
+  .object({
+    latitude: z.number().min(-90).max(90),
+    longitude: z.number().min(-180).max(180),
+  })
+  .strict()
+  .meta({ id: 'Geo', description: 'WGS 84 coordinates' });
+
+export const Weekday = z.enum(['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday']);
+const ClockTime = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'must be a 24-hour time HH:MM');
+
+export const OpeningHoursSchema = z
+  .object({
+    days: z.array(Weekday).min(1).describe('Days these hours apply to'),
+    opens: ClockTime.describe('Opening time, HH:MM (24-hour, local time)'),
+    closes: ClockTime.describe('Closing time, HH:MM; 00:00 with opens 00:00 means open all day'),
+  })
+  .strict()
+  .meta({ id: 'OpeningHours', description: 'One opening-hours rule (schema.org OpeningHoursSpecification)' });
+
+const Slug = z.string().regex(/^[a-z0-9][a-z0-9_-]*$/, 'must be a lower-case id of letters, digits, _ or -');
+
+export const ServiceSchema = z
+  .object({
+    id: Slug.describe('Stable service id, used by mentions_service'),
+    label: z.string().min(1).max(100).describe('Display name'),
+    aliases: z.array(z.string().min(1).max(100)).default([]).describe('Other words customers use for it'),
+  })
+  .strict()
+  .meta({ id: 'Service', description: 'A service the business offers' });
+
+export const TechnicianSchema = z
+  .object({
+    name: z.string().min(1).max(100).describe('Name as customers write it'),
+    aliases: z.array(z.string().min(1).max(100)).default([]).describe('Nicknames and full names'),
+  })
+  .strict()
+  .meta({ id: 'Technician', description: 'A member of staff customers may name in reviews' });
+
+export const BusinessSchema = z
+  .object({
+    name: z.string().trim().min(1).max(200).describe('Business name'),
+    description: z.string().max(2000).optional(),
+    url: WebUrl.optional().describe("The business's own website"),
+    telephone: z.string().max(40).optional(),
+    email: z.email().optional(),
+    address: AddressSchema.optional(),
+    geo: GeoSchema.optional(),
+    opening_hours: z.array(OpeningHoursSchema).optional(),
+    service_areas: z.array(z.string().min(1).max(100)).default([]).describe('Towns and districts served'),
+    services: z.array(ServiceSchema).default([]),
+    technicians: z.array(TechnicianSchema).default([]),
+  })
+  .strict()
+  .meta({ id: 'Business', description: 'The business whose reviews this service publishes' });
+export type Business = z.infer<typeof BusinessSchema>;
+export type Service = z.infer<typeof ServiceSchema>;
+export type Technician = z.infer<typeof TechnicianSchema>;

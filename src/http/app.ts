@@ -1,0 +1,71 @@
+import Fastify, { LogController, type FastifyError } from 'fastify';
+import type { Logger } from 'pino';
+import { sendError } from './errors.js';
+import { fastifyUrl, type Operation, type ServiceContext } from './route-table.js';
+
+function pathPattern(path: string): RegExp {
+  const escaped = path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\\?\{\w+\\?\}|\{\w+\}/g, '[^/]+');
+  return new RegExp(`^${escaped}$`);
+}
+
+/** Builds the fastify app from the route table: routing, CORS preflight, 404/405 and error answers. */
+export function buildApp(operations: readonly Operation[], ctx: ServiceContext, logger: Logger) {
+  const app = Fastify({
+    loggerInstance: logger,
+    // Per-request lines are logged at debug by the onResponse hook below, not at info.
+    logController: new LogController({ disableRequestLogging: true }),
+    // Trailing slashes and duplicate slashes are the same resource.
+    routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true },
+    bodyLimit: 1024 * 1024,
+    return503OnClosing: true,
+  });
+
+  app.addHook('onResponse', (req, reply, done) => {
+    req.log.debug({ method: req.method, url: req.url, status: reply.statusCode, ms: Math.round(reply.elapsedTime) }, 'request');
+    done();
+  });
+
+  const allowed = new Map<string, Set<string>>();
+  for (const op of operations) {
+    app.route({ method: op.method, url: fastifyUrl(op.path), handler: (req, reply) => op.handler(req, reply, ctx) });
+    const methods = allowed.get(op.path) ?? new Set<string>();
+    methods.add(op.method);
+    if (op.method === 'GET') methods.add('HEAD');
+    allowed.set(op.path, methods);
+  }
+
+  // CORS preflight: browsers send it before a GET carrying If-None-Match, or an MCP POST.
+  for (const [path, methods] of allowed) {
+    app.options(fastifyUrl(path), (_req, reply) =>
+      reply
+        .code(204)
+        .header('access-control-allow-origin', '*')
+        .header('access-control-allow-methods', [...methods, 'OPTIONS'].join(', '))
+        .header('access-control-allow-headers', 'If-None-Match, If-Modified-Since, Content-Type, Accept, Mcp-Session-Id, MCP-Protocol-Version, Last-Event-ID')
+        .header('access-control-max-age', '86400')
+        .send(),
+    );
+  }
+
+  const patterns = [...allowed].map(([path, methods]) => ({ re: pathPattern(path), methods: [...methods, 'OPTIONS'] }));
+  app.setNotFoundHandler((req, reply) => {
+    const path = req.url.split('?')[0]!.replace(/\/+$/, '') || '/';
+    const hit = patterns.find((p) => p.re.test(path));
+    if (hit) {
+      reply.header('allow', hit.methods.join(', '));
+      return sendError(reply, 'method_not_allowed', `${req.method} is not allowed here; use ${hit.methods.join(', ')}`);
+    }
+    return sendError(reply, 'not_found', `No resource at ${path}`);
+  });
+
+  app.setErrorHandler((err: FastifyError, req, reply) => {
+    const status = err.statusCode ?? 500;
+    if (status === 415) return sendError(reply, 'unsupported_media_type', err.message);
+    if (status === 413) return sendError(reply, 'payload_too_large', err.message);
+    if (status >= 400 && status < 500) return sendError(reply, 'bad_request', err.message);
+    req.log.error({ err, url: req.url }, 'request failed');
+    return sendError(reply, 'internal_error', 'Internal error; it has been logged');
+  });
+
+  return app;
+}

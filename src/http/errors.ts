@@ -1,0 +1,26 @@
+import type { FastifyReply } from 'fastify';
+import type { ErrorBody, ValidationIssue } from '../core/schema/error.js';
+
+/**
+ * Every error the JSON API can answer with: a stable code, its status and what it means.
+ * The README lists this catalogue and a test keeps the two in step.
+ */
+export const ERROR_CATALOGUE = {
+  validation_error: { status: 400, meaning: 'A query or path parameter is invalid; `issues` says which and why.' },
+  bad_request: { status: 400, meaning: 'The request itself is malformed (e.g. unparseable body).' },
+  not_found: { status: 404, meaning: 'No such resource.' },
+  method_not_allowed: { status: 405, meaning: 'The path exists but not with this method; see the Allow header.' },
+  payload_too_large: { status: 413, meaning: 'The request body is larger than the service accepts.' },
+  unsupported_media_type: { status: 415, meaning: 'The request body has a Content-Type this endpoint does not take.' },
+  internal_error: { status: 500, meaning: 'Something failed inside the service; it is logged, nothing is leaked.' },
+} as const;
+export type ErrorCode = keyof typeof ERROR_CATALOGUE;
+
+export function sendError(reply: FastifyReply, code: ErrorCode, message: string, issues?: ValidationIssue[]): FastifyReply {
+  const body: ErrorBody = issues ? { error: code, message, issues } : { error: code, message };
+  return reply
+    .code(ERROR_CATALOGUE[code].status)
+    .header('content-type', 'application/json; charset=utf-8')
+    .header('cache-control', 'no-store')
+    .send(JSON.stringify(body));
+}

@@ -1,0 +1,117 @@
+import { z } from 'zod';
+import type { Operation, ResponseDoc } from './route-table.js';
+
+type Json = Record<string, unknown>;
+
+const EXAMPLE_REVIEW = {
+  id: '01JQ8Z6D2V7C3XAMPLE0000001',
+  author: 'Dana K.',
+  author_avatar_url: null,
+  rating: 5,
+  date: '2026-03-14',
+  text: 'Marco showed up on time, found the cracked heat exchanger fast and explained the price before starting.',
+  source: 'google',
+  source_url: null,
+  owner_reply: { text: 'Thank you, Dana! We will pass this on to Marco.', date: '2026-03-15' },
+  verified: true,
+};
+
+/** JSON Schema for a zod schema, without the per-document keywords OpenAPI does not want inline. */
+function jsonSchema(schema: z.ZodType, io: 'input' | 'output' = 'output'): Json {
+  const id = z.globalRegistry.get(schema)?.id;
+  if (id && io === 'output') return { $ref: `#/components/schemas/${id}` };
+  const out = z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as Json;
+  delete out.$schema;
+  return out;
+}
+
+function componentSchemas(): Json {
+  const all = z.toJSONSchema(z.globalRegistry, { uri: (id) => `#/components/schemas/${id}`, unrepresentable: 'any' }) as { schemas: Record<string, Json> };
+  for (const s of Object.values(all.schemas)) {
+    delete s.$schema;
+    delete s.$id;
+  }
+  return all.schemas;
+}
+
+function parameters(op: Operation): Json[] {
+  const out: Json[] = [];
+  for (const [where, schema] of [['path', op.params], ['query', op.query]] as const) {
+    if (!schema) continue;
+    for (const [name, field] of Object.entries(schema.shape as Record<string, z.ZodType>)) {
+      const s = jsonSchema(field, 'input');
+      const description = s.description;
+      delete s.description;
+      out.push({ name, in: where, required: where === 'path' || !field.safeParse(undefined).success, description, schema: s });
+    }
+  }
+  if (op.conditional) {
+    out.push(
+      { name: 'If-None-Match', in: 'header', required: false, description: 'ETag(s) from an earlier response; 304 when one still matches', schema: { type: 'string' } },
+      { name: 'If-Modified-Since', in: 'header', required: false, description: 'HTTP date; 304 when the data has not changed since (ignored when If-None-Match is sent)', schema: { type: 'string' } },
+    );
+  }
+  return out;
+}
+
+const CONDITIONAL_HEADERS = {
+  ETag: { description: 'Strong validator of this body (one per content coding)', schema: { type: 'string' } },
+  'Last-Modified': { description: 'When the review data last changed', schema: { type: 'string' } },
+};
+
+function response(op: Operation, status: string, doc: ResponseDoc): Json {
+  const out: Json = { description: doc.description };
+  const media: Json = {};
+  if (doc.schema) media.schema = jsonSchema(doc.schema);
+  if (doc.example !== undefined) media.example = doc.example;
+  out.content = { [doc.contentType ?? 'application/json']: media };
+  const headers = { ...(op.conditional && status === '200' ? CONDITIONAL_HEADERS : {}), ...doc.headers };
+  if (Object.keys(headers).length) out.headers = headers;
+  return out;
+}
+
+const EXAMPLES: Record<string, unknown> = {
+  searchReviews: { matched: 1, returned: 1, reviews: [EXAMPLE_REVIEW] },
+  getReviewsSince: { since: '2026-03-01', count: 1, reviews: [EXAMPLE_REVIEW] },
+};
+
+/** The OpenAPI 3.1.0 document for the operations given, served at /.well-known/openapi.json. */
+export function buildOpenApi(operations: readonly Operation[], baseUrl: string): Json {
+  const paths: Record<string, Json> = {};
+  for (const op of operations) {
+    const responses: Json = {};
+    for (const [status, doc] of Object.entries(op.responses)) {
+      const example = status === '200' ? EXAMPLES[op.operationId] : undefined;
+      responses[status] = response(op, status, example !== undefined && doc.example === undefined ? { ...doc, example } : doc);
+    }
+    if (op.conditional) responses['304'] = { description: 'Not Modified: the validator sent still matches; empty body' };
+    const params = parameters(op);
+    const entry: Json = {
+      operationId: op.operationId,
+      summary: op.summary,
+      description: op.description,
+      tags: [op.tag],
+      ...(params.length ? { parameters: params } : {}),
+      ...(op.requestBody
+        ? { requestBody: { required: true, description: op.requestBody.description, content: { [op.requestBody.contentType]: { schema: op.requestBody.schema ?? {} } } } }
+        : {}),
+      responses,
+    };
+    paths[op.path] = { ...paths[op.path], [op.method.toLowerCase()]: entry };
+  }
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Reviewcast',
+      version: '1.0.0',
+      summary: "One business's verified customer reviews, read-only.",
+      description:
+        'A public, read-only API over one business\'s verified reviews: JSON datasets, search, feeds, an MCP endpoint and a WebSub hub. No authentication; an Authorization header is ignored. Errors use the `Error` schema with a stable `error` code.',
+      license: { name: 'MIT', identifier: 'MIT' },
+    },
+    servers: [{ url: baseUrl }],
+    tags: [...new Set(operations.map((o) => o.tag))].map((name) => ({ name })),
+    paths,
+    components: { schemas: componentSchemas() },
+  };
+}

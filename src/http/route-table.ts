@@ -1,0 +1,41 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { z } from 'zod';
+import type { LiveData } from '../live/live-data.js';
+
+export interface ServiceContext {
+  live: LiveData;
+  /** Public origin, no trailing slash. */
+  baseUrl: string;
+}
+
+export interface ResponseDoc {
+  description: string;
+  /** A registered zod schema (it has a meta id) or a plain JSON schema for non-JSON bodies. */
+  schema?: z.ZodType;
+  contentType?: string;
+  example?: unknown;
+  headers?: Record<string, { description: string; schema: Record<string, unknown> }>;
+}
+
+/** One endpoint: its documentation, its validation schemas and its handler, in one place. */
+export interface Operation {
+  method: 'GET' | 'POST' | 'DELETE';
+  /** OpenAPI-style path, e.g. /api/reviews/since/{date}. */
+  path: string;
+  operationId: string;
+  summary: string;
+  description: string;
+  tag: string;
+  query?: z.ZodObject;
+  params?: z.ZodObject;
+  /** Conditional GET applies: documents ETag/Last-Modified and 304. */
+  conditional?: boolean;
+  requestBody?: { contentType: string; description: string; schema?: Record<string, unknown> };
+  responses: Record<string, ResponseDoc>;
+  handler: (req: FastifyRequest, reply: FastifyReply, ctx: ServiceContext) => FastifyReply | Promise<FastifyReply>;
+}
+
+/** fastify's route syntax for an OpenAPI path. */
+export function fastifyUrl(path: string): string {
+  return path.replace(/\{(\w+)\}/g, ':$1');
+}

@@ -1,0 +1,72 @@
+import { EventEmitter } from 'node:events';
+import type { Logger } from 'pino';
+import type { Store } from '../store/store.js';
+import { Snapshot } from './snapshot.js';
+
+export interface LiveDataEvents {
+  snapshot: [next: Snapshot, previous: Snapshot];
+}
+
+/**
+ * Keeps the current snapshot in step with the store. Other processes (the CLI, other
+ * replicas) change the data, so the store's revision is polled; a new revision builds a new
+ * snapshot, and listeners (hub distribution) hear of it.
+ */
+export class LiveData extends EventEmitter<LiveDataEvents> {
+  private snapshot: Snapshot;
+  private timer: NodeJS.Timeout | null = null;
+  private refreshing: Promise<boolean> | null = null;
+
+  private constructor(
+    private readonly store: Store,
+    private readonly logger: Logger,
+    first: Snapshot,
+  ) {
+    super();
+    this.snapshot = first;
+  }
+
+  static async open(store: Store, logger: Logger): Promise<LiveData> {
+    return new LiveData(store, logger, new Snapshot(await store.load()));
+  }
+
+  current(): Snapshot {
+    return this.snapshot;
+  }
+
+  /** Starts polling the store for changes every `intervalMs`. */
+  watch(intervalMs: number): void {
+    this.timer ??= setInterval(() => {
+      this.refresh().catch((err: unknown) => this.logger.error({ err }, 'refreshing data from the store failed'));
+    }, intervalMs);
+    this.timer.unref();
+  }
+
+  /** Loads a new snapshot if the store moved on; true when it did. Concurrent calls share one load. */
+  refresh(): Promise<boolean> {
+    this.refreshing ??= this.doRefresh().finally(() => {
+      this.refreshing = null;
+    });
+    return this.refreshing;
+  }
+
+  private async doRefresh(): Promise<boolean> {
+    const rev = await this.store.getRevision();
+    if (rev.revision === this.snapshot.revision.revision) return false;
+    const started = performance.now();
+    const next = new Snapshot(await this.store.load());
+    const previous = this.snapshot;
+    this.snapshot = next;
+    this.logger.info(
+      { revision: next.revision.revision, reviews: next.index.reviews.length, ms: Math.round(performance.now() - started) },
+      'data changed: new snapshot',
+    );
+    this.emit('snapshot', next, previous);
+    return true;
+  }
+
+  close(): void {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+  }
+}

@@ -1,0 +1,50 @@
+import { PLACEHOLDER_BUSINESS, reviewsDataset } from '../core/dataset.js';
+import { aggregateRating } from '../core/reviews.js';
+import { buildReviewIndex, type ReviewIndex } from '../core/search.js';
+import type { AggregateRating } from '../core/schema/dataset.js';
+import type { Business } from '../core/schema/business.js';
+import type { RevisionInfo, StoredData } from '../store/store.js';
+import { Lru } from './lru.js';
+import { buildRepresentation, type Representation } from './representation.js';
+
+const JSON_TYPE = 'application/json; charset=utf-8';
+
+/**
+ * Everything served for one revision: the data, the search index and the pre-rendered,
+ * pre-compressed bodies. Immutable once built; a new revision builds a new snapshot.
+ */
+export class Snapshot {
+  readonly revision: RevisionInfo;
+  readonly business: Business;
+  readonly hasBusinessProfile: boolean;
+  readonly index: ReviewIndex;
+  readonly aggregate: AggregateRating;
+  readonly lastModified: Date;
+  readonly reviewsJson: Representation;
+  /** Bodies computed on demand (searches, since-queries), keyed by canonical request. */
+  private readonly derived = new Lru<string, Representation>(512);
+
+  constructor(data: StoredData) {
+    this.revision = data.revision;
+    this.hasBusinessProfile = data.business !== null;
+    this.business = data.business ?? PLACEHOLDER_BUSINESS;
+    this.index = buildReviewIndex(this.business, data.reviews);
+    this.aggregate = aggregateRating(this.index.reviews);
+    this.lastModified = new Date(data.revision.updated_at);
+    this.reviewsJson = this.json(reviewsDataset(this.business, this.index.reviews));
+  }
+
+  json(value: unknown): Representation {
+    return buildRepresentation(JSON.stringify(value), JSON_TYPE, this.lastModified);
+  }
+
+  /** A derived body, built once per snapshot and key. */
+  memo(key: string, build: () => Representation): Representation {
+    let rep = this.derived.get(key);
+    if (rep === undefined) {
+      rep = build();
+      this.derived.set(key, rep);
+    }
+    return rep;
+  }
+}

@@ -1,0 +1,10 @@
+import type { StoreLocation } from '../config.js';
+import { SqliteStore } from './sqlite/sqlite-store.js';
+import type { Store } from './store.js';
+
+export async function openStore(location: StoreLocation): Promise<Store> {
+  switch (location.kind) {
+    case 'sqlite':
+      return new SqliteStore(location.path);
+  }
+}

@@ -1,0 +1,48 @@
+import type { Business } from '../core/schema/business.js';
+import type { Review } from '../core/schema/review.js';
+
+/** The data's version: moves on every change, never otherwise. ETags, caches and hub notifications key off it. */
+export interface RevisionInfo {
+  revision: number;
+  /** When the data last changed (ISO 8601); the Last-Modified of every dataset. */
+  updated_at: string;
+}
+
+export interface StoredData {
+  revision: RevisionInfo;
+  business: Business | null;
+  reviews: Review[];
+}
+
+export interface ImportRequest {
+  reviews: Review[];
+  /** Replaces the stored business profile when given. */
+  business?: Business;
+  /** Make the stored set exactly `reviews` (removes the rest). */
+  replace: boolean;
+  /** Work out the counts without writing. */
+  dryRun: boolean;
+  onProgress?: (done: number, total: number) => void;
+}
+
+export interface ImportOutcome {
+  added: number;
+  updated: number;
+  removed: number;
+  unchanged: number;
+  business_changed: boolean;
+  revision_before: number;
+  revision_after: number;
+}
+
+export interface Store {
+  readonly kind: 'sqlite' | 'postgres';
+  getRevision(): Promise<RevisionInfo>;
+  /** A consistent read of everything at one revision. */
+  load(): Promise<StoredData>;
+  /** Merge by id, atomically: all of it or none of it. The revision moves only if something changed. */
+  importReviews(req: ImportRequest): Promise<ImportOutcome>;
+  /** A value kept in the store's key-value table (e.g. signing keys), created once atomically if absent. */
+  getOrCreateSetting(key: string, create: () => string): Promise<string>;
+  close(): Promise<void>;
+}

@@ -1,0 +1,171 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { BUSINESS, REVIEWS } from './fixtures/data.js';
+import { startTestService, type TestService } from './helpers.js';
+
+let svc: TestService;
+before(async () => {
+  svc = await startTestService({ business: BUSINESS, reviews: REVIEWS });
+});
+after(() => svc.close());
+
+interface Body {
+  matched: number;
+  returned: number;
+  reviews: { id: string; author: string; rating: number; date: string }[];
+}
+
+async function search(qs: string): Promise<Body> {
+  const res = await fetch(`${svc.url}/api/reviews/search${qs ? `?${qs}` : ''}`);
+  assert.equal(res.status, 200, await res.clone().text());
+  assert.match(res.headers.get('content-type')!, /^application\/json/);
+  return (await res.json()) as Body;
+}
+
+/** Authors' numbers, in response order: a compact way to state the expected set and order. */
+async function ids(qs: string): Promise<number[]> {
+  return (await search(qs)).reviews.map((r) => Number(r.author.split(' ')[1]));
+}
+
+describe('GET /api/reviews/search filters', () => {
+  it('with no filters returns everything newest first, ties broken by id', async () => {
+    const body = await search('');
+    assert.equal(body.matched, 8);
+    assert.equal(body.returned, 8);
+    assert.deepEqual(await ids(''), [8, 7, 6, 5, 4, 3, 2, 1]);
+  });
+  it('rating matches exactly', async () => assert.deepEqual(await ids('rating=5'), [7, 6, 1]));
+  it('min_rating is inclusive and takes decimals', async () => {
+    assert.deepEqual(await ids('min_rating=4'), [8, 7, 6, 2, 1]);
+    assert.deepEqual(await ids('min_rating=4.5'), [7, 6, 1]);
+  });
+  it('since and until are inclusive', async () => {
+    assert.deepEqual(await ids('since=2026-03-15'), [8, 7, 6, 5, 4]);
+    assert.deepEqual(await ids('until=2026-02-28'), [3, 2, 1]);
+    assert.deepEqual(await ids('since=2026-03-15&until=2026-03-15'), [5, 4]);
+  });
+  it('query is a case-insensitive substring of the text, never matching rating-only reviews', async () => {
+    assert.deepEqual(await ids('query=DRAIN'), [7, 4, 2]);
+    assert.deepEqual(await ids('query=%C3%BCn%C3%AFcode'), [7]);
+    assert.deepEqual(await ids('query=zzz'), []);
+  });
+  it('mentions_technician matches name or alias as a whole word', async () => {
+    assert.deepEqual(await ids('mentions_technician=Al'), [7, 2, 1]);
+    assert.deepEqual(await ids('mentions_technician=alberto'), [7, 2, 1]);
+    assert.deepEqual(await ids('mentions_technician=Beatrice'), [5, 4]);
+    // Not on the roster: matched literally, still as a whole word.
+    assert.deepEqual(await ids('mentions_technician=co'), [7]);
+  });
+  it('mentions_service matches a service by id, label or alias', async () => {
+    assert.deepEqual(await ids('mentions_service=ac_repair'), [5, 3, 1]);
+    assert.deepEqual(await ids('mentions_service=AC%20repair'), [5, 3, 1]);
+    assert.deepEqual(await ids('mentions_service=drain'), [7, 4, 2]);
+    assert.deepEqual(await ids('mentions_service=no_such_service'), []);
+  });
+  it('limit caps returned but not matched', async () => {
+    const body = await search('limit=2');
+    assert.equal(body.matched, 8);
+    assert.equal(body.returned, 2);
+    assert.equal(body.reviews.length, 2);
+  });
+  it('defaults limit to 20', async () => {
+    const many = Array.from({ length: 30 }, (_, i) => ({ ...REVIEWS[0]!, id: `01J${String(i).padStart(23, '0')}`, author: `Bulk ${i}` }));
+    const other = await startTestService({ business: BUSINESS, reviews: many });
+    try {
+      const body = (await (await fetch(`${other.url}/api/reviews/search`)).json()) as Body;
+      assert.equal(body.matched, 30);
+      assert.equal(body.returned, 20);
+      const max = (await (await fetch(`${other.url}/api/reviews/search?limit=100`)).json()) as Body;
+      assert.equal(max.returned, 30);
+    } finally {
+      await other.close();
+    }
+  });
+  it('combines every filter', async () => {
+    assert.deepEqual(await ids('min_rating=2&since=2026-02-01&until=2026-04-30&mentions_service=drain'), [7, 2]);
+    assert.deepEqual(await ids('rating=5&mentions_technician=Al&query=price'), [1]);
+    assert.deepEqual(await ids('rating=2&mentions_technician=Bea&mentions_service=AC&query=polite&since=2026-03-15&until=2026-03-15&limit=1'), [5]);
+    assert.deepEqual(await ids('rating=1&mentions_technician=Al'), []);
+  });
+  it('returns reviews with every field', async () => {
+    const res = await fetch(`${svc.url}/api/reviews/search?rating=1`);
+    const body = (await res.json()) as { reviews: Record<string, unknown>[] };
+    assert.deepEqual(body.reviews[0], REVIEWS[3]);
+  });
+});
+
+describe('GET /api/reviews/search validation', () => {
+  async function issues(qs: string): Promise<{ parameter: string; code: string; message: string }[]> {
+    const res = await fetch(`${svc.url}/api/reviews/search?${qs}`);
+    assert.equal(res.status, 400);
+    assert.match(res.headers.get('content-type')!, /^application\/json/);
+    const body = (await res.json()) as { error: string; message: string; issues: { parameter: string; code: string; message: string }[] };
+    assert.equal(body.error, 'validation_error');
+    assert.ok(Array.isArray(body.issues) && body.issues.length > 0);
+    for (const i of body.issues) assert.ok(i.message.length > 0);
+    return body.issues;
+  }
+  const cases: [string, string][] = [
+    ['rating=0', 'rating'],
+    ['rating=6', 'rating'],
+    ['rating=4.5', 'rating'],
+    ['rating=five', 'rating'],
+    ['rating=', 'rating'],
+    ['min_rating=0.5', 'min_rating'],
+    ['min_rating=5.1', 'min_rating'],
+    ['min_rating=x', 'min_rating'],
+    ['limit=0', 'limit'],
+    ['limit=101', 'limit'],
+    ['limit=2.5', 'limit'],
+    ['since=2026-02-30', 'since'],
+    ['since=2026-13-01', 'since'],
+    ['until=20260101', 'until'],
+    ['since=yesterday', 'since'],
+    ['since=2026-05-01&until=2026-04-01', 'until'],
+    ['query=', 'query'],
+    ['mentions_technician=', 'mentions_technician'],
+    ['mentions_service=', 'mentions_service'],
+    ['sort=date', 'sort'],
+    ['rating=5&rating=4', 'rating'],
+  ];
+  for (const [qs, parameter] of cases) {
+    it(`rejects ${qs} naming ${parameter}`, async () => {
+      const found = await issues(qs);
+      assert.ok(found.some((i) => i.parameter === parameter), JSON.stringify(found));
+    });
+  }
+  it('names unknown and repeated parameters with their own codes', async () => {
+    const found = await issues('sort=date&limit=1&limit=2');
+    assert.deepEqual(found.map((i) => [i.parameter, i.code]).sort(), [['limit', 'repeated_parameter'], ['sort', 'unknown_parameter']]);
+    assert.match(found.find((i) => i.parameter === 'sort')!.message, /known parameters: rating, min_rating/);
+  });
+  it('reports every problem at once', async () => {
+    const found = await issues('rating=9&limit=0&since=2026-02-30');
+    assert.deepEqual(found.map((i) => i.parameter).sort(), ['limit', 'rating', 'since']);
+  });
+});
+
+describe('GET /api/reviews/since/{date}', () => {
+  it('returns reviews dated on or after the date, newest first', async () => {
+    const res = await fetch(`${svc.url}/api/reviews/since/2026-03-15`);
+    assert.equal(res.status, 200);
+    const body = (await res.json()) as { since: string; count: number; reviews: { author: string }[] };
+    assert.equal(body.since, '2026-03-15');
+    assert.equal(body.count, 5);
+    assert.deepEqual(body.reviews.map((r) => r.author), ['Customer 8', 'Customer 7', 'Customer 6', 'Customer 5', 'Customer 4']);
+  });
+  it('returns an empty list after the newest review', async () => {
+    const body = (await (await fetch(`${svc.url}/api/reviews/since/2030-01-01`)).json()) as { count: number; reviews: unknown[] };
+    assert.equal(body.count, 0);
+    assert.deepEqual(body.reviews, []);
+  });
+  for (const bad of ['2026-02-30', 'yesterday', '2026-1-5', '20260105']) {
+    it(`rejects the malformed date ${bad} with the validation body`, async () => {
+      const res = await fetch(`${svc.url}/api/reviews/since/${bad}`);
+      assert.equal(res.status, 400);
+      const body = (await res.json()) as { error: string; issues: { parameter: string }[] };
+      assert.equal(body.error, 'validation_error');
+      assert.equal(body.issues[0]!.parameter, 'date');
+    });
+  }
+});
