@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { deterministicUlid } from './ids.js';
+import { canonicalReview } from './reviews.js';
 import { BusinessSchema, type Business } from './schema/business.js';
 import { ReviewInputSchema, ReviewSchema, type Review } from './schema/review.js';
 
@@ -64,7 +65,6 @@ export function validateRecords(records: readonly RawRecord[], onProgress?: (don
       return;
     }
     seenIds.set(id, rec.where);
-    // Re-parse through the output schema so key order, and so the stored JSON, is canonical.
     reviews.push(ReviewSchema.parse({ ...input, id }));
   });
   onProgress?.(records.length);
@@ -85,11 +85,15 @@ export interface ImportPlan {
   unchanged: number;
 }
 
-/** What merging `incoming` into `existing` by id changes; with `replace`, the result is exactly `incoming`. */
+/**
+ * What merging `incoming` into `existing` (id -> stored canonical JSON) changes; with
+ * `replace`, the result is exactly `incoming`. Planned reviews are canonical.
+ */
 export function planImport(existing: ReadonlyMap<string, string>, incoming: readonly Review[], replace: boolean): ImportPlan {
   const plan: ImportPlan = { added: [], updated: [], removed: [], unchanged: 0 };
   const incomingIds = new Set<string>();
-  for (const r of incoming) {
+  for (const original of incoming) {
+    const r = canonicalReview(original);
     incomingIds.add(r.id);
     const before = existing.get(r.id);
     if (before === undefined) plan.added.push(r);

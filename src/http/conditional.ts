@@ -4,6 +4,14 @@ import type { Representation } from '../live/representation.js';
 
 const CODINGS = ['br', 'gzip', 'identity'];
 
+// negotiator 1.x takes a server preference for ties; its published types predate the option.
+type EncodingPicker = (available: string[], opts: { preferred: string[] }) => string | undefined;
+
+function pickCoding(acceptEncoding: string | undefined): string | undefined {
+  const negotiator = new Negotiator({ headers: { 'accept-encoding': acceptEncoding ?? 'identity' } });
+  return (negotiator.encoding as unknown as EncodingPicker).call(negotiator, CODINGS, { preferred: CODINGS });
+}
+
 export interface SendOptions {
   cacheControl?: string;
   /** Extra headers, e.g. Link for WebSub topics. */
@@ -33,7 +41,7 @@ function notModifiedSince(header: string, lastModified: Date): boolean {
  * content-coding negotiation, and the caching headers. Each coding has its own strong ETag.
  */
 export function sendRepresentation(req: FastifyRequest, reply: FastifyReply, rep: Representation, opts: SendOptions = {}): FastifyReply {
-  const coding = new Negotiator({ headers: { 'accept-encoding': req.headers['accept-encoding'] ?? 'identity' } }).encoding(CODINGS);
+  const coding = pickCoding(req.headers['accept-encoding']);
   let body = rep.identity;
   let suffix = '';
   if (coding === 'br' && rep.br) {

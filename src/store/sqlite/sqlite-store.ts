@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import { planImport, planIsEmpty } from '../../core/import-plan.js';
-import type { Business } from '../../core/schema/business.js';
+import { BusinessSchema, type Business } from '../../core/schema/business.js';
 import type { Review } from '../../core/schema/review.js';
 import type { ImportOutcome, ImportRequest, RevisionInfo, Store, StoredData } from '../store.js';
 import { sqliteMigrations } from './migrations.js';
@@ -72,7 +72,8 @@ export class SqliteStore implements Store {
       }
       const plan = planImport(existing, req.reviews, req.replace);
       const storedBusiness = this.getMeta.get('business')?.value;
-      const newBusiness = req.business ? JSON.stringify(req.business) : undefined;
+      // Parsed again so the stored JSON has schema key order whoever the caller is.
+      const newBusiness = req.business ? JSON.stringify(BusinessSchema.parse(req.business)) : undefined;
       const businessChanged = newBusiness !== undefined && newBusiness !== storedBusiness;
       const outcome: ImportOutcome = {
         added: plan.added.length,

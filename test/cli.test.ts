@@ -1,0 +1,267 @@
+import assert from 'node:assert/strict';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import { SqliteStore } from '../src/store/sqlite/sqlite-store.js';
+import { BUSINESS, REVIEWS } from './fixtures/data.js';
+import { eventually, runCli, startTestService, tempDir } from './helpers.js';
+
+function setup() {
+  const dir = tempDir();
+  const db = join(dir, 'cli.db');
+  return { dir, db, env: { DATABASE_URL: db } };
+}
+
+async function stored(db: string) {
+  const store = new SqliteStore(db);
+  try {
+    return await store.load();
+  } finally {
+    await store.close();
+  }
+}
+
+const CSV = `author,rating,date,text,source,source_url,owner_reply_text,owner_reply_date,verified
+"Ann, B.",5,2026-01-02,"Great job, ""fast"" too",google,https://reviews.example.com/g/1,Thanks Ann!,2026-01-03,true
+Carl,2,2026-01-05,,yelp,,,,no
+`;
+
+const GBP = {
+  reviews: [
+    {
+      reviewId: 'AbCdEf123',
+      reviewer: { displayName: 'Gina', profilePhotoUrl: 'https://lh3.example.com/photo.png' },
+      starRating: 'FOUR',
+      comment: 'Fixed our furnace quickly.',
+      createTime: '2026-02-03T17:45:00.123Z',
+      updateTime: '2026-02-03T17:45:00.123Z',
+      reviewReply: { comment: 'Thanks Gina!', updateTime: '2026-02-04T09:00:00Z' },
+    },
+    {
+      reviewId: 'XyZ987',
+      reviewer: { displayName: 'Hank' },
+      starRating: 'ONE',
+      comment: 'Trop cher.\n\n(Translated by Google)\nToo expensive.',
+      createTime: '2026-02-05T10:00:00Z',
+    },
+  ],
+  averageRating: 2.5,
+  totalReviewCount: 2,
+};
+
+describe('reviewcast import', () => {
+  it('imports the /reviews.json shape with its business, and re-importing the same file changes nothing', async () => {
+    const { dir, db, env } = setup();
+    const file = join(dir, 'data.json');
+    writeFileSync(file, JSON.stringify({ business: BUSINESS, reviews: REVIEWS }));
+    const first = await runCli(['import', file], env);
+    assert.equal(first.code, 0, first.stderr);
+    assert.match(first.stdout, /8 added, 0 updated, 0 removed, 0 unchanged; business profile updated; revision 0 -> 1/);
+    const again = await runCli(['import', file], env);
+    assert.equal(again.code, 0, again.stderr);
+    assert.match(again.stdout, /0 added, 0 updated, 0 removed, 8 unchanged; revision 1 \(no change\)/);
+    const data = await stored(db);
+    assert.equal(data.revision.revision, 1);
+    assert.equal(data.business?.name, BUSINESS.name);
+  });
+
+  it('imports a bare array and gives id-less reviews stable ids', async () => {
+    const { dir, db, env } = setup();
+    const file = join(dir, 'bare.json');
+    const noIds = REVIEWS.slice(0, 3).map(({ id: _id, ...rest }) => rest);
+    // Two identical rating-only reviews on one day are two reviews, not one.
+    const twin = { author: 'A Google user', rating: 5, date: '2026-06-01', source: 'google' };
+    writeFileSync(file, JSON.stringify([...noIds, twin, twin]));
+    assert.equal((await runCli(['import', file], env)).code, 0);
+    const ids1 = (await stored(db)).reviews.map((r) => r.id).sort();
+    assert.equal(ids1.length, 5);
+    const again = await runCli(['import', file], env);
+    assert.match(again.stdout, /0 added, 0 updated, 0 removed, 5 unchanged/);
+    assert.deepEqual((await stored(db)).reviews.map((r) => r.id).sort(), ids1);
+    for (const id of ids1) assert.match(id, /^[0-9A-HJKMNP-TV-Z]{26}$/);
+  });
+
+  it('imports CSV with quoting, empty cells and owner replies', async () => {
+    const { dir, db, env } = setup();
+    const file = join(dir, 'reviews.csv');
+    writeFileSync(file, CSV);
+    const res = await runCli(['import', file], env);
+    assert.equal(res.code, 0, res.stderr);
+    const byAuthor = new Map((await stored(db)).reviews.map((r) => [r.author, r]));
+    const ann = byAuthor.get('Ann, B.')!;
+    assert.equal(ann.text, 'Great job, "fast" too');
+    assert.deepEqual(ann.owner_reply, { text: 'Thanks Ann!', date: '2026-01-03' });
+    assert.equal(ann.verified, true);
+    assert.equal(ann.source_url, 'https://reviews.example.com/g/1');
+    const carl = byAuthor.get('Carl')!;
+    assert.deepEqual([carl.text, carl.owner_reply, carl.verified, carl.source_url], [null, null, false, null]);
+  });
+
+  it('imports a Google Business Profile reviews list', async () => {
+    const { dir, db, env } = setup();
+    const file = join(dir, 'gbp.json');
+    writeFileSync(file, JSON.stringify(GBP));
+    const res = await runCli(['import', file, '--format', 'gbp'], env);
+    assert.equal(res.code, 0, res.stderr);
+    const byAuthor = new Map((await stored(db)).reviews.map((r) => [r.author, r]));
+    const gina = byAuthor.get('Gina')!;
+    assert.deepEqual(
+      { rating: gina.rating, date: gina.date, source: gina.source, verified: gina.verified, avatar: gina.author_avatar_url, reply: gina.owner_reply },
+      { rating: 4, date: '2026-02-03', source: 'google', verified: true, avatar: 'https://lh3.example.com/photo.png', reply: { text: 'Thanks Gina!', date: '2026-02-04' } },
+    );
+    assert.equal(byAuthor.get('Hank')!.text, 'Trop cher.');
+    // The Google review id is the merge key: an edited comment updates the same review.
+    const edited = structuredClone(GBP);
+    edited.reviews[0]!.comment = 'Fixed our furnace quickly. Update: still running great.';
+    writeFileSync(file, JSON.stringify(edited));
+    const res2 = await runCli(['import', file, '--format=gbp'], env);
+    assert.match(res2.stdout, /0 added, 1 updated, 0 removed, 1 unchanged/);
+  });
+
+  it('is atomic: one invalid record and nothing is written; the error names record and field', async () => {
+    const { dir, db, env } = setup();
+    const file = join(dir, 'bad.json');
+    const bad = [REVIEWS[0], { ...REVIEWS[1], rating: 7 }, REVIEWS[2], { ...REVIEWS[3], date: '2026-02-30', colour: 'red' }];
+    writeFileSync(file, JSON.stringify(bad));
+    const res = await runCli(['import', file], env);
+    assert.equal(res.code, 1);
+    assert.match(res.stderr, /nothing was imported/);
+    assert.match(res.stderr, /record 1 \(reviews\[1\]\), field rating: .*5/);
+    assert.match(res.stderr, /record 3 \(reviews\[3\]\), field date/);
+    assert.match(res.stderr, /record 3 \(reviews\[3\]\), field \(record\): unknown field\(s\): colour/);
+    const data = await stored(db);
+    assert.equal(data.reviews.length, 0);
+    assert.equal(data.revision.revision, 0);
+  });
+
+  it('names the CSV line of a bad row', async () => {
+    const { dir, db, env } = setup();
+    const file = join(dir, 'bad.csv');
+    writeFileSync(file, 'author,rating,date,source\nOk,5,2026-01-01,google\nBad,five,2026-01-01,google\n');
+    const res = await runCli(['import', file], env);
+    assert.equal(res.code, 1);
+    assert.match(res.stderr, /CSV line 3, field rating/);
+    assert.equal((await stored(db)).reviews.length, 0);
+    writeFileSync(file, 'author,stars\nX,5\n');
+    const header = await runCli(['import', file], env);
+    assert.equal(header.code, 1);
+    assert.match(header.stderr, /unknown column\(s\): stars/);
+  });
+
+  it('rejects duplicate ids, bad JSON, a missing file and a bad format flag', async () => {
+    const { dir, env } = setup();
+    const dup = join(dir, 'dup.json');
+    writeFileSync(dup, JSON.stringify([REVIEWS[0], REVIEWS[0]]));
+    const d = await runCli(['import', dup], env);
+    assert.equal(d.code, 1);
+    assert.match(d.stderr, /duplicate id/);
+    const broken = join(dir, 'broken.json');
+    writeFileSync(broken, '{"reviews": [');
+    const b = await runCli(['import', broken], env);
+    assert.equal(b.code, 1);
+    assert.match(b.stderr, /not valid JSON/);
+    const missing = await runCli(['import', join(dir, 'missing.json')], env);
+    assert.equal(missing.code, 1);
+    assert.match(missing.stderr, /ENOENT|no such file/);
+    const flag = await runCli(['import', dup, '--format', 'xml'], env);
+    assert.equal(flag.code, 2);
+    assert.match(flag.stderr, /--format must be one of json, csv, gbp/);
+  });
+
+  it('--replace makes the stored set exactly the file; --dry-run writes nothing', async () => {
+    const { dir, db, env } = setup();
+    const all = join(dir, 'all.json');
+    const some = join(dir, 'some.json');
+    writeFileSync(all, JSON.stringify(REVIEWS));
+    const changed = { ...REVIEWS[0]!, text: 'Edited text' };
+    writeFileSync(some, JSON.stringify([changed, REVIEWS[1]]));
+    await runCli(['import', all], env);
+    const dry = await runCli(['import', some, '--replace', '--dry-run'], env);
+    assert.equal(dry.code, 0);
+    assert.match(dry.stdout, /dry run, nothing written: would be 0 added, 1 updated, 6 removed, 1 unchanged/);
+    assert.equal((await stored(db)).reviews.length, 8);
+    const merge = await runCli(['import', some], env);
+    assert.match(merge.stdout, /0 added, 1 updated, 0 removed, 1 unchanged/);
+    assert.equal((await stored(db)).reviews.length, 8);
+    const replace = await runCli(['import', some, '--replace'], env);
+    assert.match(replace.stdout, /0 added, 0 updated, 6 removed, 2 unchanged/);
+    const data = await stored(db);
+    assert.deepEqual(data.reviews.map((r) => r.id).sort(), [REVIEWS[0]!.id, REVIEWS[1]!.id].sort());
+    assert.equal(data.reviews.find((r) => r.id === REVIEWS[0]!.id)!.text, 'Edited text');
+  });
+});
+
+describe('reviewcast export', () => {
+  it('writes the /reviews.json document, which re-imports unchanged into another database', async () => {
+    const { dir, env } = setup();
+    const file = join(dir, 'in.json');
+    writeFileSync(file, JSON.stringify({ business: BUSINESS, reviews: REVIEWS }));
+    await runCli(['import', file], env);
+    const out = join(dir, 'out.json');
+    const exp = await runCli(['export', out], env);
+    assert.equal(exp.code, 0, exp.stderr);
+    const served = await startTestService({ dbPath: env.DATABASE_URL });
+    try {
+      const body = await (await fetch(`${served.url}/reviews.json`)).text();
+      assert.equal(readFileSync(out, 'utf8'), body, 'export is byte-identical to /reviews.json');
+    } finally {
+      await served.close();
+    }
+    const second = setup();
+    const imp = await runCli(['import', out], second.env);
+    assert.equal(imp.code, 0, imp.stderr);
+    const round = join(second.dir, 'round.json');
+    await runCli(['export', round], second.env);
+    assert.equal(readFileSync(round, 'utf8'), readFileSync(out, 'utf8'));
+    const toStdout = await runCli(['export'], second.env);
+    assert.equal(toStdout.stdout, readFileSync(out, 'utf8'));
+  });
+});
+
+describe('a running server', () => {
+  it('picks up an import made by another process within 2 seconds, without a restart', async () => {
+    const svc = await startTestService({ business: BUSINESS, reviews: REVIEWS.slice(0, 2) });
+    try {
+      const before = await fetch(`${svc.url}/reviews.json`);
+      const etag = before.headers.get('etag')!;
+      const file = join(tempDir(), 'more.json');
+      writeFileSync(file, JSON.stringify(REVIEWS));
+      const res = await runCli(['import', file], { DATABASE_URL: svc.dbPath });
+      assert.equal(res.code, 0, res.stderr);
+      const started = Date.now();
+      const seen = await eventually(async () => {
+        const body = (await (await fetch(`${svc.url}/reviews.json`)).json()) as { reviews: unknown[] };
+        return body.reviews.length === 8;
+      }, 2000);
+      assert.ok(seen, `not seen within 2 s (waited ${Date.now() - started} ms)`);
+      const after = await fetch(`${svc.url}/reviews.json`, { headers: { 'if-none-match': etag } });
+      assert.equal(after.status, 200);
+    } finally {
+      await svc.close();
+    }
+  });
+});
+
+describe('configuration', () => {
+  const cases: [Record<string, string>, RegExp][] = [
+    [{ PORT: 'eighty' }, /PORT: must be a whole number/],
+    [{ PORT: '70000' }, /PORT: must be between 0 and 65535/],
+    [{ BASE_URL: 'not a url' }, /BASE_URL: not a URL/],
+    [{ BASE_URL: 'ftp://x.example' }, /BASE_URL: must be an http or https URL/],
+    [{ LOG_LEVEL: 'loud' }, /LOG_LEVEL: must be one of/],
+    [{ DATABASE_URL: 'mysql://db/x' }, /DATABASE_URL: unsupported scheme/],
+  ];
+  for (const [env, message] of cases) {
+    it(`serve refuses ${JSON.stringify(env)} with one line and exit code 2`, async () => {
+      const res = await runCli(['serve'], { DATABASE_URL: join(tempDir(), 'x.db'), ...env });
+      assert.equal(res.code, 2);
+      assert.match(res.stderr, message);
+      assert.equal(res.stderr.trim().split('\n').length, 1);
+    });
+  }
+  it('an unknown command is a usage error', async () => {
+    const res = await runCli(['frobnicate']);
+    assert.equal(res.code, 2);
+    assert.match(res.stderr, /unknown command "frobnicate"/);
+  });
+});

@@ -1,0 +1,188 @@
+import assert from 'node:assert/strict';
+import { request } from 'node:http';
+import { after, before, describe, it } from 'node:test';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import { Validator } from '@seriousme/openapi-schema-validator';
+import { ERROR_CATALOGUE } from '../src/http/errors.js';
+import { readFileSync } from 'node:fs';
+import { BUSINESS, REVIEWS } from './fixtures/data.js';
+import { ROOT, startTestService, type TestService } from './helpers.js';
+
+let svc: TestService;
+before(async () => {
+  svc = await startTestService({ business: BUSINESS, reviews: REVIEWS });
+});
+after(() => svc.close());
+
+/** Raw HTTP (fetch would decompress and hide Content-Encoding). */
+function raw(path: string, headers: Record<string, string> = {}, method = 'GET'): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }> {
+  return new Promise((resolve, reject) => {
+    const req = request(`${svc.url}${path}`, { method, headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks) }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+const DATASET_PATHS = ['/reviews.json', '/api/reviews/since/2026-01-01', '/api/reviews/search?rating=5'];
+
+describe('GET /reviews.json', () => {
+  it('holds business, aggregate rating and every review newest first', async () => {
+    const res = await fetch(`${svc.url}/reviews.json`);
+    assert.equal(res.status, 200);
+    const body = (await res.json()) as { business: unknown; aggregate_rating: Record<string, unknown>; reviews: { date: string }[] };
+    assert.equal((body.business as { name: string }).name, BUSINESS.name);
+    assert.deepEqual(body.aggregate_rating, {
+      rating_value: 3.63,
+      review_count: 8,
+      best_rating: 5,
+      worst_rating: 1,
+      distribution: { '1': 1, '2': 1, '3': 1, '4': 2, '5': 3 },
+    });
+    assert.equal(body.reviews.length, 8);
+    const dates = body.reviews.map((r) => r.date);
+    assert.deepEqual(dates, [...dates].sort().reverse());
+  });
+});
+
+describe('conditional requests', () => {
+  for (const path of DATASET_PATHS) {
+    it(`${path}: strong ETag and Last-Modified; If-None-Match and If-Modified-Since give 304 with no body`, async () => {
+      const first = await raw(path);
+      assert.equal(first.status, 200);
+      const etag = first.headers.etag as string;
+      const lm = first.headers['last-modified'] as string;
+      assert.match(etag, /^"[A-Za-z0-9_-]+"$/);
+      assert.ok(!Number.isNaN(Date.parse(lm)));
+
+      const hit = await raw(path, { 'if-none-match': etag });
+      assert.equal(hit.status, 304);
+      assert.equal(hit.body.length, 0);
+      assert.equal(hit.headers.etag, etag);
+
+      assert.equal((await raw(path, { 'if-none-match': `"nope", W/${etag}` })).status, 304, 'weak form inside a list');
+      assert.equal((await raw(path, { 'if-none-match': '*' })).status, 304);
+      assert.equal((await raw(path, { 'if-none-match': '"other"' })).status, 200);
+
+      assert.equal((await raw(path, { 'if-modified-since': lm })).status, 304);
+      const earlier = new Date(Date.parse(lm) - 1000).toUTCString();
+      assert.equal((await raw(path, { 'if-modified-since': earlier })).status, 200);
+      assert.equal((await raw(path, { 'if-modified-since': 'not a date' })).status, 200);
+      // If-None-Match wins over If-Modified-Since (RFC 9110 §13.2.2).
+      assert.equal((await raw(path, { 'if-none-match': '"other"', 'if-modified-since': lm })).status, 200);
+    });
+  }
+  it('an ETag from one content coding validates the others', async () => {
+    const br = await raw('/reviews.json', { 'accept-encoding': 'br' });
+    assert.match(br.headers.etag as string, /-br"$/);
+    assert.equal((await raw('/reviews.json', { 'if-none-match': br.headers.etag as string })).status, 304);
+  });
+  it('a new revision changes the ETag', async () => {
+    const other = await startTestService({ business: BUSINESS, reviews: REVIEWS.slice(0, 3) });
+    try {
+      const before = (await fetch(`${other.url}/reviews.json`)).headers.get('etag')!;
+      await other.store.importReviews({ reviews: REVIEWS.slice(3, 4), replace: false, dryRun: false });
+      await other.server.live.refresh();
+      const res = await fetch(`${other.url}/reviews.json`, { headers: { 'if-none-match': before } });
+      assert.equal(res.status, 200);
+      assert.notEqual(res.headers.get('etag'), before);
+    } finally {
+      await other.close();
+    }
+  });
+});
+
+describe('HEAD, compression and headers', () => {
+  for (const path of DATASET_PATHS) {
+    it(`${path}: HEAD has GET's headers and no body`, async () => {
+      const get = await raw(path);
+      const head = await raw(path, {}, 'HEAD');
+      assert.equal(head.status, 200);
+      assert.equal(head.body.length, 0);
+      assert.equal(head.headers.etag, get.headers.etag);
+      assert.equal(head.headers['content-type'], get.headers['content-type']);
+      assert.equal(head.headers['content-length'], String(get.body.length));
+      assert.equal((await raw(path, { 'if-none-match': get.headers.etag as string }, 'HEAD')).status, 304);
+    });
+  }
+  it('negotiates br, gzip and identity, with Vary', async () => {
+    const plain = await raw('/reviews.json');
+    assert.equal(plain.headers['content-encoding'], undefined);
+    assert.equal(plain.headers.vary, 'Accept-Encoding');
+    const br = await raw('/reviews.json', { 'accept-encoding': 'gzip, deflate, br' });
+    assert.equal(br.headers['content-encoding'], 'br');
+    assert.deepEqual(brotliDecompressSync(br.body), plain.body);
+    assert.ok(br.body.length < plain.body.length);
+    const gz = await raw('/reviews.json', { 'accept-encoding': 'gzip' });
+    assert.equal(gz.headers['content-encoding'], 'gzip');
+    assert.deepEqual(gunzipSync(gz.body), plain.body);
+    const refused = await raw('/reviews.json', { 'accept-encoding': 'br;q=0, gzip;q=0' });
+    assert.equal(refused.headers['content-encoding'], undefined);
+    const preferGzip = await raw('/reviews.json', { 'accept-encoding': 'br;q=0.5, gzip;q=1' });
+    assert.equal(preferGzip.headers['content-encoding'], 'gzip');
+  });
+  it('sends CORS and caching headers on public GETs', async () => {
+    const res = await raw('/reviews.json');
+    assert.equal(res.headers['access-control-allow-origin'], '*');
+    assert.match(res.headers['cache-control'] as string, /public, max-age=\d+/);
+    const pre = await raw('/reviews.json', { origin: 'https://app.example', 'access-control-request-method': 'GET', 'access-control-request-headers': 'if-none-match' }, 'OPTIONS');
+    assert.equal(pre.status, 204);
+    assert.match(pre.headers['access-control-allow-headers'] as string, /If-None-Match/);
+  });
+  it('ignores an Authorization header', async () => {
+    const res = await raw('/reviews.json', { authorization: 'Bearer whatever' });
+    assert.equal(res.status, 200);
+  });
+});
+
+describe('errors', () => {
+  it('unknown paths get a JSON 404', async () => {
+    const res = await raw('/nope');
+    assert.equal(res.status, 404);
+    assert.match(res.headers['content-type'] as string, /^application\/json/);
+    assert.equal(JSON.parse(res.body.toString()).error, 'not_found');
+  });
+  it('a wrong method on a known path gets 405 with Allow', async () => {
+    const res = await raw('/reviews.json', {}, 'DELETE');
+    assert.equal(res.status, 405);
+    assert.match(res.headers.allow as string, /GET, HEAD/);
+    assert.equal(JSON.parse(res.body.toString()).error, 'method_not_allowed');
+    assert.equal((await raw('/api/reviews/since/2026-01-01', {}, 'POST')).status, 405);
+  });
+  it('the README documents every error code in the catalogue', () => {
+    const readme = readFileSync(`${ROOT}/README.md`, 'utf8');
+    for (const [code, { status }] of Object.entries(ERROR_CATALOGUE)) {
+      assert.match(readme, new RegExp(`\\| \`${code}\` \\| ${status} \\|`), `README lacks a row for ${code}`);
+    }
+  });
+  it('/healthz reports the revision', async () => {
+    const body = (await (await fetch(`${svc.url}/healthz`)).json()) as { status: string; revision: number; reviews: number };
+    assert.equal(body.status, 'ok');
+    assert.equal(body.reviews, 8);
+    assert.ok(body.revision >= 1);
+  });
+});
+
+describe('GET /.well-known/openapi.json', () => {
+  it('is a valid OpenAPI 3.1.0 document describing every endpoint', async () => {
+    const doc = (await (await fetch(`${svc.url}/.well-known/openapi.json`)).json()) as {
+      openapi: string;
+      info: { version: string };
+      paths: Record<string, Record<string, { parameters?: { name: string; in: string; schema: { minimum?: number; maximum?: number; default?: unknown } }[] }>>;
+    };
+    const result = await new Validator().validate(doc as unknown as Parameters<Validator["validate"]>[0]);
+    assert.equal(result.valid, true, JSON.stringify(result.errors));
+    assert.equal(doc.openapi, '3.1.0');
+    assert.equal(doc.info.version, '1.0.0');
+    for (const path of ['/reviews.json', '/api/reviews/search', '/api/reviews/since/{date}']) assert.ok(doc.paths[path]?.get, path);
+    const params = doc.paths['/api/reviews/search']!.get!.parameters!;
+    const limit = params.find((p) => p.name === 'limit')!;
+    assert.deepEqual([limit.in, limit.schema.minimum, limit.schema.maximum, limit.schema.default], ['query', 1, 100, 20]);
+    const rating = params.find((p) => p.name === 'rating')!;
+    assert.deepEqual([rating.schema.minimum, rating.schema.maximum], [1, 5]);
+    assert.deepEqual(params.filter((p) => p.in === 'query').map((p) => p.name).sort(), ['limit', 'mentions_service', 'mentions_technician', 'min_rating', 'query', 'rating', 'since', 'until']);
+  });
+});
