@@ -43,6 +43,25 @@ export interface ServeConfig {
   logLevel: z.infer<typeof LogLevel>;
   /** How often the server checks the store for changes made by other processes. */
   revisionPollMs: number;
+  hub: HubConfig;
+}
+
+export interface HubConfig {
+  leaseDefaultSeconds: number;
+  leaseMinSeconds: number;
+  leaseMaxSeconds: number;
+  /** Delay before each retry of a failed delivery. */
+  retryDelaysMs: number[];
+  /** Lifts the public-address rule for callbacks: local testing only. */
+  allowPrivateCallbacks: boolean;
+  maxSubscriptionsPerHost: number;
+  /** Hub requests per client IP per minute. */
+  rateLimitPerMinute: number;
+  timeoutMs: number;
+  /** How often the hub looks for due verifications and deliveries (also woken by changes). */
+  pollMs: number;
+  /** Extra CA certificates (PEM) trusted for HTTPS callbacks. */
+  ca?: string[];
 }
 
 function intVar(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
@@ -76,6 +95,33 @@ export function loadServeConfig(env: NodeJS.ProcessEnv = process.env): ServeConf
     database: parseDatabaseUrl(env.DATABASE_URL),
     logLevel: level.data,
     revisionPollMs: intVar(env, 'REVISION_POLL_MS', 500, 50, 60_000),
+    hub: loadHubConfig(env),
+  };
+}
+
+function boolVar(env: NodeJS.ProcessEnv, name: string): boolean {
+  const raw = env[name]?.trim().toLowerCase();
+  if (raw === undefined || raw === '' || raw === 'false' || raw === '0') return false;
+  if (raw === 'true' || raw === '1') return true;
+  throw new ConfigError(name, `must be true or false, got "${env[name]}"`);
+}
+
+export function loadHubConfig(env: NodeJS.ProcessEnv = process.env): HubConfig {
+  const leaseMinSeconds = intVar(env, 'HUB_LEASE_MIN_SECONDS', 3600, 1, 31_536_000);
+  const leaseMaxSeconds = intVar(env, 'HUB_LEASE_MAX_SECONDS', 30 * 86_400, leaseMinSeconds, 31_536_000);
+  const leaseDefaultSeconds = intVar(env, 'HUB_LEASE_DEFAULT_SECONDS', Math.min(10 * 86_400, leaseMaxSeconds), leaseMinSeconds, leaseMaxSeconds);
+  const delaysRaw = env.HUB_RETRY_DELAYS_MS?.trim() || '30000,300000';
+  if (!/^\d+(,\d+)*$/.test(delaysRaw)) throw new ConfigError('HUB_RETRY_DELAYS_MS', `must be comma-separated milliseconds, e.g. 30000,300000; got "${delaysRaw}"`);
+  return {
+    leaseDefaultSeconds,
+    leaseMinSeconds,
+    leaseMaxSeconds,
+    retryDelaysMs: delaysRaw.split(',').map(Number),
+    allowPrivateCallbacks: boolVar(env, 'HUB_ALLOW_PRIVATE_CALLBACKS'),
+    maxSubscriptionsPerHost: intVar(env, 'HUB_MAX_SUBSCRIPTIONS_PER_HOST', 100, 1, 1_000_000),
+    rateLimitPerMinute: intVar(env, 'HUB_RATE_LIMIT_PER_MINUTE', 60, 1, 1_000_000),
+    timeoutMs: intVar(env, 'HUB_TIMEOUT_MS', 10_000, 100, 120_000),
+    pollMs: intVar(env, 'HUB_POLL_MS', 1000, 10, 60_000),
   };
 }
 

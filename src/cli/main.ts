@@ -20,6 +20,7 @@ Usage:
   reviewcast import <file> [--format json|csv|gbp] [--replace] [--dry-run]
                                    merge reviews from a file into the database
   reviewcast export [file]         write the /reviews.json document (stdout when no file)
+  reviewcast hub list [--json]     list WebSub subscriptions (callback, topic, state, lease end, failures)
   reviewcast --version | --help
 
 Exit codes: 0 ok, 1 invalid import data, 2 bad usage or configuration.`;
@@ -48,6 +49,7 @@ async function serve(): Promise<void> {
     port: config.port,
     baseUrl: config.baseUrl,
     revisionPollMs: config.revisionPollMs,
+    hub: config.hub,
   });
   logger.info({ url: server.url, base_url: config.baseUrl, database: config.database.path }, `reviewcast listening on ${server.url}`);
   const stop = async (signal: string) => {
@@ -99,6 +101,40 @@ async function exportCommand(args: string[]): Promise<void> {
   }
 }
 
+async function hubCommand(args: string[]): Promise<void> {
+  const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { json: { type: 'boolean', default: false } } });
+  if (positionals.length !== 1 || positionals[0] !== 'list') throw new UsageError('usage: reviewcast hub list [--json]');
+  const store = await openStore(loadDatabaseConfig());
+  try {
+    const now = Date.now();
+    const rows = [
+      ...(await store.listSubscriptions()).map((s) => ({
+        callback: s.callback,
+        topic: s.topic,
+        state: s.expires_at > now ? 'active' : 'expired',
+        lease_ends: new Date(s.expires_at).toISOString(),
+        failures: s.failures,
+      })),
+      ...(await store.listPendingVerifications()).map((v) => ({ callback: v.callback, topic: v.topic, state: `pending ${v.mode}`, lease_ends: '-', failures: 0 })),
+    ];
+    if (values.json) {
+      process.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
+      return;
+    }
+    if (rows.length === 0) {
+      process.stdout.write('no subscriptions\n');
+      return;
+    }
+    const header = { callback: 'CALLBACK', topic: 'TOPIC', state: 'STATE', lease_ends: 'LEASE ENDS', failures: 'FAILURES' };
+    const table = [header, ...rows.map((r) => ({ ...r, failures: String(r.failures) }))];
+    const keys = Object.keys(header) as (keyof typeof header)[];
+    const width = Object.fromEntries(keys.map((k) => [k, Math.max(...table.map((r) => String(r[k]).length))]));
+    for (const r of table) process.stdout.write(`${keys.map((k) => String(r[k]).padEnd(width[k]!)).join('  ').trimEnd()}\n`);
+  } finally {
+    await store.close();
+  }
+}
+
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
   try {
@@ -111,6 +147,9 @@ async function main(argv: string[]): Promise<number> {
         return 0;
       case 'export':
         await exportCommand(rest);
+        return 0;
+      case 'hub':
+        await hubCommand(rest);
         return 0;
       case '--version':
       case '-v':

@@ -1,4 +1,8 @@
+import formbody from '@fastify/formbody';
+import rateLimit from '@fastify/rate-limit';
 import Fastify, { LogController, type FastifyError } from 'fastify';
+import { HUB_PATH } from '../core/feeds/topics.js';
+import { plainText } from '../websub/hub-route.js';
 import type { Logger } from 'pino';
 import { sendError } from './errors.js';
 import { fastifyUrl, type Operation, type ServiceContext } from './route-table.js';
@@ -9,7 +13,7 @@ function pathPattern(path: string): RegExp {
 }
 
 /** Builds the fastify app from the route table: routing, CORS preflight, 404/405 and error answers. */
-export function buildApp(operations: readonly Operation[], ctx: ServiceContext, logger: Logger) {
+export async function buildApp(operations: readonly Operation[], ctx: ServiceContext, logger: Logger) {
   const app = Fastify({
     loggerInstance: logger,
     // Per-request lines are logged at debug by the onResponse hook below, not at info.
@@ -25,9 +29,17 @@ export function buildApp(operations: readonly Operation[], ctx: ServiceContext, 
     done();
   });
 
+  await app.register(formbody, { bodyLimit: 16 * 1024 });
+  await app.register(rateLimit, { global: false });
+
   const allowed = new Map<string, Set<string>>();
   for (const op of operations) {
-    app.route({ method: op.method, url: fastifyUrl(op.path), handler: (req, reply) => op.handler(req, reply, ctx) });
+    app.route({
+      method: op.method,
+      url: fastifyUrl(op.path),
+      handler: (req, reply) => op.handler(req, reply, ctx),
+      ...(op.rateLimited ? { config: { rateLimit: { max: ctx.hub.config.rateLimitPerMinute, timeWindow: 60_000 } } } : {}),
+    });
     const methods = allowed.get(op.path) ?? new Set<string>();
     methods.add(op.method);
     if (op.method === 'GET') methods.add('HEAD');
@@ -60,6 +72,13 @@ export function buildApp(operations: readonly Operation[], ctx: ServiceContext, 
 
   app.setErrorHandler((err: FastifyError, req, reply) => {
     const status = err.statusCode ?? 500;
+    // The hub speaks plain text (WebSub §5.1.2), including for errors raised before its handler.
+    if (req.url.split('?')[0] === HUB_PATH && status < 500) {
+      const text =
+        status === 415 ? 'Content-Type must be application/x-www-form-urlencoded' : status === 429 ? 'Too many requests; retry later' : err.message;
+      return plainText(reply, status, text);
+    }
+    if (status === 429) return sendError(reply, 'too_many_requests', err.message);
     if (status === 415) return sendError(reply, 'unsupported_media_type', err.message);
     if (status === 413) return sendError(reply, 'payload_too_large', err.message);
     if (status >= 400 && status < 500) return sendError(reply, 'bad_request', err.message);

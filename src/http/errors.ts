@@ -12,6 +12,7 @@ export const ERROR_CATALOGUE = {
   method_not_allowed: { status: 405, meaning: 'The path exists but not with this method; see the Allow header.' },
   payload_too_large: { status: 413, meaning: 'The request body is larger than the service accepts.' },
   unsupported_media_type: { status: 415, meaning: 'The request body has a Content-Type this endpoint does not take.' },
+  too_many_requests: { status: 429, meaning: 'Rate limit or subscription cap reached; retry later (see Retry-After).' },
   internal_error: { status: 500, meaning: 'Something failed inside the service; it is logged, nothing is leaked.' },
 } as const;
 export type ErrorCode = keyof typeof ERROR_CATALOGUE;
@@ -20,7 +21,7 @@ export function sendError(reply: FastifyReply, code: ErrorCode, message: string,
   const body: ErrorBody = issues ? { error: code, message, issues } : { error: code, message };
   return reply
     .code(ERROR_CATALOGUE[code].status)
-    .header('content-type', 'application/json; charset=utf-8')
+    .header('content-type', 'application/json')
     .header('cache-control', 'no-store')
     .send(JSON.stringify(body));
 }

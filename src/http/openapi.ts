@@ -65,7 +65,11 @@ function response(op: Operation, status: string, doc: ResponseDoc): Json {
   if (doc.schema) media.schema = jsonSchema(doc.schema);
   if (doc.example !== undefined) media.example = doc.example;
   out.content = { [doc.contentType ?? 'application/json']: media };
-  const headers = { ...(op.conditional && status === '200' ? CONDITIONAL_HEADERS : {}), ...doc.headers };
+  const headers = {
+    ...(op.conditional && status === '200' ? CONDITIONAL_HEADERS : {}),
+    ...(op.topic && status === '200' ? { Link: { description: 'WebSub discovery: <hub>; rel="hub", <topic>; rel="self"', schema: { type: 'string' } } } : {}),
+    ...doc.headers,
+  };
   if (Object.keys(headers).length) out.headers = headers;
   return out;
 }

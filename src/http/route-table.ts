@@ -1,11 +1,13 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import type { LiveData } from '../live/live-data.js';
+import type { Hub } from '../websub/hub.js';
 
 export interface ServiceContext {
   live: LiveData;
   /** Public origin, no trailing slash. */
   baseUrl: string;
+  hub: Hub;
 }
 
 export interface ResponseDoc {
@@ -30,6 +32,10 @@ export interface Operation {
   params?: z.ZodObject;
   /** Conditional GET applies: documents ETag/Last-Modified and 304. */
   conditional?: boolean;
+  /** A WebSub topic: documents the Link header. */
+  topic?: boolean;
+  /** Per-client rate limit (hub requests). */
+  rateLimited?: boolean;
   requestBody?: { contentType: string; description: string; schema?: Record<string, unknown> };
   responses: Record<string, ResponseDoc>;
   handler: (req: FastifyRequest, reply: FastifyReply, ctx: ServiceContext) => FastifyReply | Promise<FastifyReply>;

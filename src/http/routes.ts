@@ -1,15 +1,28 @@
+import { z } from 'zod';
+import { ATOM_CONTENT_TYPE } from '../core/feeds/atom.js';
+import { HUB_PATH, type TopicPath } from '../core/feeds/topics.js';
+import { JsonFeedSchema } from '../core/schema/jsonfeed.js';
+import { HubRequestSchema } from '../core/schema/websub.js';
 import { reviewsSince, searchReviews } from '../core/search.js';
+import { handleHubRequest } from '../websub/hub-route.js';
+import { topicLinkHeader } from '../websub/hub.js';
 import { ReviewsDatasetSchema } from '../core/schema/dataset.js';
 import { ErrorBodySchema } from '../core/schema/error.js';
 import { SearchQuerySchema, SearchResultSchema, SincePathSchema, SinceResultSchema, type SinceResult } from '../core/schema/search.js';
 import { sendRepresentation } from './conditional.js';
 import { sendError } from './errors.js';
 import { buildOpenApi } from './openapi.js';
-import type { Operation } from './route-table.js';
+import type { Operation, ServiceContext } from './route-table.js';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { validateParams } from './validation.js';
 
 const validationError = { description: 'Invalid parameters: the body lists each problem in `issues`', schema: ErrorBodySchema };
 const searchParams = Object.keys(SearchQuerySchema.shape);
+const plain = (description: string) => ({ description, contentType: 'text/plain' });
+
+function sendTopic(req: FastifyRequest, reply: FastifyReply, { live, baseUrl }: ServiceContext, topic: TopicPath): FastifyReply {
+  return sendRepresentation(req, reply, live.current().topic(topic, baseUrl), { headers: { link: topicLinkHeader(baseUrl, topic) } });
+}
 
 /** Every endpoint of the service, top to bottom. The OpenAPI document is generated from this table. */
 export const operations: Operation[] = [
@@ -21,8 +34,60 @@ export const operations: Operation[] = [
     summary: 'Full reviews dataset',
     description: 'The business profile, the aggregate rating and every published review, newest first. A WebSub topic.',
     conditional: true,
+    topic: true,
     responses: { '200': { description: 'The dataset', schema: ReviewsDatasetSchema } },
-    handler: (req, reply, { live }) => sendRepresentation(req, reply, live.current().reviewsJson),
+    handler: (req, reply, ctx) => sendTopic(req, reply, ctx, '/reviews.json'),
+  },
+  {
+    method: 'GET',
+    path: '/api/feed.json',
+    operationId: 'getJsonFeed',
+    tag: 'Feeds',
+    summary: 'JSON Feed 1.1 of the 50 newest reviews',
+    description:
+      'A JSON Feed 1.1 document (served as application/json). Each item carries the rating and other review fields in the `_reviewcast` extension. A WebSub topic: `hubs` names the hub.',
+    conditional: true,
+    topic: true,
+    responses: { '200': { description: 'The feed', schema: JsonFeedSchema } },
+    handler: (req, reply, ctx) => sendTopic(req, reply, ctx, '/api/feed.json'),
+  },
+  {
+    method: 'GET',
+    path: '/feed.xml',
+    operationId: 'getAtomFeed',
+    tag: 'Feeds',
+    summary: 'Atom feed of the 50 newest reviews',
+    description: 'RFC 4287 Atom feed with `link rel="self"` and `link rel="hub"`. A WebSub topic.',
+    conditional: true,
+    topic: true,
+    responses: { '200': { description: 'The Atom feed', contentType: ATOM_CONTENT_TYPE } },
+    handler: (req, reply, ctx) => sendTopic(req, reply, ctx, '/feed.xml'),
+  },
+  {
+    method: 'POST',
+    path: HUB_PATH,
+    operationId: 'websubHub',
+    tag: 'WebSub',
+    summary: 'Subscribe to or unsubscribe from a topic (W3C WebSub hub)',
+    description:
+      'Form-encoded subscription request. Answered 202 at once; the hub then verifies intent with a GET to the callback carrying hub.mode, hub.topic, hub.challenge and hub.lease_seconds, and activates the subscription only if the callback answers 2xx with exactly the challenge. Each change of the topic is then POSTed in full to the callback with the topic\'s Content-Type, a Link header (rel="hub", rel="self") and, when a secret was given, X-Hub-Signature: sha256=<hex HMAC>. Three consecutive failed deliveries (or one 410 Gone) remove the subscription; leases are clamped to the configured bounds.',
+    rateLimited: true,
+    requestBody: {
+      contentType: 'application/x-www-form-urlencoded',
+      description: 'hub.callback, hub.mode and hub.topic are required; unknown fields are ignored',
+      schema: (() => {
+        const s = z.toJSONSchema(HubRequestSchema, { io: 'input' }) as Record<string, unknown>;
+        delete s.$schema;
+        return s;
+      })(),
+    },
+    responses: {
+      '202': plain('Accepted: verification of intent follows asynchronously'),
+      '400': plain('Invalid request; the body says why (not HTTPS, unknown topic, missing field, bad mode, secret too long ...)'),
+      '415': plain('Body is not application/x-www-form-urlencoded'),
+      '429': plain('Too many hub requests from this client, or too many subscriptions for the callback host'),
+    },
+    handler: handleHubRequest,
   },
   {
     method: 'GET',

@@ -7,7 +7,12 @@ import type { RevisionInfo, StoredData } from '../store/store.js';
 import { Lru } from './lru.js';
 import { buildRepresentation, type Representation } from './representation.js';
 
-const JSON_TYPE = 'application/json; charset=utf-8';
+import { ATOM_CONTENT_TYPE, renderAtom } from '../core/feeds/atom.js';
+import { renderJsonFeed } from '../core/feeds/jsonfeed.js';
+import type { TopicPath } from '../core/feeds/topics.js';
+
+/** JSON is UTF-8 by definition (RFC 8259), so no charset parameter: hub deliveries repeat this type byte for byte. */
+export const JSON_TYPE = 'application/json';
 
 /**
  * Everything served for one revision: the data, the search index and the pre-rendered,
@@ -36,6 +41,20 @@ export class Snapshot {
 
   json(value: unknown): Representation {
     return buildRepresentation(JSON.stringify(value), JSON_TYPE, this.lastModified);
+  }
+
+  /** The body of a WebSub topic, as served and as delivered to subscribers. */
+  topic(path: TopicPath, baseUrl: string): Representation {
+    switch (path) {
+      case '/reviews.json':
+        return this.reviewsJson;
+      case '/api/feed.json':
+        return this.memo('topic:/api/feed.json', () => this.json(renderJsonFeed(this.business, this.index.reviews, baseUrl)));
+      case '/feed.xml':
+        return this.memo('topic:/feed.xml', () =>
+          buildRepresentation(renderAtom(this.business, this.index.reviews, baseUrl, this.lastModified.toISOString()), ATOM_CONTENT_TYPE, this.lastModified),
+        );
+    }
   }
 
   /** A derived body, built once per snapshot and key. */

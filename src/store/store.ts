@@ -1,5 +1,6 @@
 import type { Business } from '../core/schema/business.js';
 import type { Review } from '../core/schema/review.js';
+import type { HubStore } from './hub-store.js';
 
 /** The data's version: moves on every change, never otherwise. ETags, caches and hub notifications key off it. */
 export interface RevisionInfo {
@@ -35,7 +36,7 @@ export interface ImportOutcome {
   revision_after: number;
 }
 
-export interface Store {
+export interface Store extends HubStore {
   readonly kind: 'sqlite' | 'postgres';
   getRevision(): Promise<RevisionInfo>;
   /** A consistent read of everything at one revision. */

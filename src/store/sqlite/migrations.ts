@@ -12,4 +12,40 @@ export const sqliteMigrations: readonly string[] = [
      json TEXT NOT NULL
    ) WITHOUT ROWID;
    CREATE INDEX reviews_by_date ON reviews (date DESC, id DESC);`,
+  // WebSub hub: subscriptions, pending verifications, the delivery outbox and the last announced body of each topic.
+  `CREATE TABLE hub_subscriptions (
+     callback TEXT NOT NULL,
+     topic TEXT NOT NULL,
+     callback_host TEXT NOT NULL,
+     secret TEXT,
+     lease_seconds INTEGER NOT NULL,
+     expires_at INTEGER NOT NULL,
+     failures INTEGER NOT NULL DEFAULT 0,
+     created_at INTEGER NOT NULL,
+     PRIMARY KEY (callback, topic)
+   );
+   CREATE INDEX hub_subscriptions_by_topic ON hub_subscriptions (topic, expires_at);
+   CREATE INDEX hub_subscriptions_by_host ON hub_subscriptions (callback_host);
+   CREATE TABLE hub_verifications (
+     id INTEGER PRIMARY KEY,
+     callback TEXT NOT NULL,
+     topic TEXT NOT NULL,
+     callback_host TEXT NOT NULL,
+     mode TEXT NOT NULL CHECK (mode IN ('subscribe', 'unsubscribe')),
+     lease_seconds INTEGER NOT NULL,
+     secret TEXT,
+     due_at INTEGER NOT NULL,
+     created_at INTEGER NOT NULL
+   );
+   CREATE INDEX hub_verifications_due ON hub_verifications (due_at);
+   CREATE TABLE hub_deliveries (
+     id INTEGER PRIMARY KEY,
+     callback TEXT NOT NULL,
+     topic TEXT NOT NULL,
+     seq INTEGER NOT NULL DEFAULT 1,
+     due_at INTEGER NOT NULL,
+     UNIQUE (callback, topic)
+   );
+   CREATE INDEX hub_deliveries_due ON hub_deliveries (due_at);
+   CREATE TABLE hub_topics (topic TEXT PRIMARY KEY, etag TEXT NOT NULL) WITHOUT ROWID;`,
 ];

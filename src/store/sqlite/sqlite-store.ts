@@ -4,6 +4,7 @@ import Database from 'better-sqlite3';
 import { planImport, planIsEmpty } from '../../core/import-plan.js';
 import { BusinessSchema, type Business } from '../../core/schema/business.js';
 import type { Review } from '../../core/schema/review.js';
+import type { DeliveryJob, Subscription, VerificationJob, VerificationRequest, VerificationResult } from '../hub-store.js';
 import type { ImportOutcome, ImportRequest, RevisionInfo, Store, StoredData } from '../store.js';
 import { sqliteMigrations } from './migrations.js';
 
@@ -121,6 +122,137 @@ export class SqliteStore implements Store {
       return value;
     });
     return run.immediate();
+  }
+
+  async enqueueVerification(req: VerificationRequest, now: number): Promise<void> {
+    this.db
+      .prepare(
+        'INSERT INTO hub_verifications (callback, topic, callback_host, mode, lease_seconds, secret, due_at, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+      )
+      .run(req.callback, req.topic, req.callback_host, req.mode, req.lease_seconds, req.secret, now, now);
+  }
+
+  async claimVerifications(now: number, claimMs: number, limit: number): Promise<VerificationJob[]> {
+    return this.db
+      .prepare(
+        `UPDATE hub_verifications SET due_at = ? WHERE id IN (SELECT id FROM hub_verifications WHERE due_at <= ? ORDER BY id LIMIT ?)
+         RETURNING id, callback, topic, callback_host, mode, lease_seconds, secret`,
+      )
+      .all(now + claimMs, now, limit) as VerificationJob[];
+  }
+
+  async finishVerification(job: VerificationJob, result: VerificationResult, now: number): Promise<void> {
+    this.db.transaction(() => {
+      this.db.prepare('DELETE FROM hub_verifications WHERE id = ?').run(job.id);
+      if (result.kind !== 'verified') return;
+      if (job.mode === 'subscribe') {
+        this.db
+          .prepare(
+            `INSERT INTO hub_subscriptions (callback, topic, callback_host, secret, lease_seconds, expires_at, failures, created_at)
+             VALUES (?, ?, ?, ?, ?, ?, 0, ?)
+             ON CONFLICT (callback, topic) DO UPDATE SET secret = excluded.secret, lease_seconds = excluded.lease_seconds,
+               expires_at = excluded.expires_at, failures = 0`,
+          )
+          .run(job.callback, job.topic, job.callback_host, job.secret, job.lease_seconds, now + job.lease_seconds * 1000, now);
+      } else {
+        this.db.prepare('DELETE FROM hub_subscriptions WHERE callback = ? AND topic = ?').run(job.callback, job.topic);
+        this.db.prepare('DELETE FROM hub_deliveries WHERE callback = ? AND topic = ?').run(job.callback, job.topic);
+      }
+    }).immediate();
+  }
+
+  async countForHost(host: string, now: number): Promise<number> {
+    const row = this.db
+      .prepare(
+        `SELECT (SELECT count(*) FROM hub_subscriptions WHERE callback_host = ? AND expires_at > ?)
+              + (SELECT count(*) FROM hub_verifications WHERE callback_host = ? AND mode = 'subscribe') AS n`,
+      )
+      .get(host, now, host) as { n: number };
+    return row.n;
+  }
+
+  async listSubscriptions(): Promise<Subscription[]> {
+    return this.db.prepare('SELECT * FROM hub_subscriptions ORDER BY topic, callback').all() as Subscription[];
+  }
+
+  async listPendingVerifications(): Promise<VerificationJob[]> {
+    return this.db.prepare('SELECT id, callback, topic, callback_host, mode, lease_seconds, secret FROM hub_verifications ORDER BY id').all() as VerificationJob[];
+  }
+
+  async announceTopic(topic: string, etag: string, now: number): Promise<number> {
+    return this.db.transaction((): number => {
+      const prev = this.db.prepare('SELECT etag FROM hub_topics WHERE topic = ?').pluck().get(topic) as string | undefined;
+      if (prev === etag) return 0;
+      this.db.prepare('INSERT INTO hub_topics (topic, etag) VALUES (?, ?) ON CONFLICT (topic) DO UPDATE SET etag = excluded.etag').run(topic, etag);
+      // The first announcement only records the body: nobody can have subscribed to an unannounced topic.
+      if (prev === undefined) return 0;
+      return this.db
+        .prepare(
+          `INSERT INTO hub_deliveries (callback, topic, seq, due_at)
+           SELECT callback, topic, 1, ? FROM hub_subscriptions WHERE topic = ? AND expires_at > ?
+           ON CONFLICT (callback, topic) DO UPDATE SET seq = seq + 1`,
+        )
+        .run(now, topic, now).changes;
+    }).immediate();
+  }
+
+  async claimDeliveries(now: number, claimMs: number, limit: number): Promise<DeliveryJob[]> {
+    return this.db.transaction((): DeliveryJob[] => {
+      // Deliveries for subscriptions that ended (lease, unsubscribe) are dropped, not sent.
+      this.db
+        .prepare(
+          `DELETE FROM hub_deliveries WHERE due_at <= ? AND NOT EXISTS (
+             SELECT 1 FROM hub_subscriptions s WHERE s.callback = hub_deliveries.callback AND s.topic = hub_deliveries.topic AND s.expires_at > ?)`,
+        )
+        .run(now, now);
+      const jobs = this.db
+        .prepare(
+          `UPDATE hub_deliveries SET due_at = ? WHERE id IN (SELECT id FROM hub_deliveries WHERE due_at <= ? ORDER BY due_at LIMIT ?)
+           RETURNING id, callback, topic, seq`,
+        )
+        .all(now + claimMs, now, limit) as Omit<DeliveryJob, 'secret'>[];
+      const secret = this.db.prepare('SELECT secret FROM hub_subscriptions WHERE callback = ? AND topic = ?').pluck();
+      return jobs.map((j) => ({ ...j, secret: (secret.get(j.callback, j.topic) as string | null | undefined) ?? null }));
+    }).immediate();
+  }
+
+  async deliverySucceeded(job: DeliveryJob, now: number): Promise<void> {
+    this.db.transaction(() => {
+      this.db.prepare('UPDATE hub_subscriptions SET failures = 0 WHERE callback = ? AND topic = ?').run(job.callback, job.topic);
+      const done = this.db.prepare('DELETE FROM hub_deliveries WHERE id = ? AND seq = ?').run(job.id, job.seq).changes;
+      // A newer change arrived while this one was in flight: send again now.
+      if (done === 0) this.db.prepare('UPDATE hub_deliveries SET due_at = ? WHERE id = ?').run(now, job.id);
+    }).immediate();
+  }
+
+  async deliveryFailed(
+    job: DeliveryJob,
+    now: number,
+    opts: { gone: boolean; maxFailures: number; retryDelaysMs: readonly number[] },
+  ): Promise<'retry' | 'removed'> {
+    return this.db.transaction((): 'retry' | 'removed' => {
+      const row = this.db
+        .prepare('UPDATE hub_subscriptions SET failures = failures + 1 WHERE callback = ? AND topic = ? RETURNING failures')
+        .get(job.callback, job.topic) as { failures: number } | undefined;
+      if (!row || opts.gone || row.failures >= opts.maxFailures) {
+        this.db.prepare('DELETE FROM hub_subscriptions WHERE callback = ? AND topic = ?').run(job.callback, job.topic);
+        this.db.prepare('DELETE FROM hub_deliveries WHERE id = ?').run(job.id);
+        return 'removed';
+      }
+      const delay = opts.retryDelaysMs[Math.min(row.failures - 1, opts.retryDelaysMs.length - 1)] ?? 0;
+      this.db.prepare('UPDATE hub_deliveries SET due_at = ? WHERE id = ?').run(now + delay, job.id);
+      return 'retry';
+    }).immediate();
+  }
+
+  async removeExpired(now: number): Promise<number> {
+    return this.db.transaction((): number => {
+      const n = this.db.prepare('DELETE FROM hub_subscriptions WHERE expires_at <= ?').run(now).changes;
+      this.db
+        .prepare('DELETE FROM hub_deliveries WHERE NOT EXISTS (SELECT 1 FROM hub_subscriptions s WHERE s.callback = hub_deliveries.callback AND s.topic = hub_deliveries.topic)')
+        .run();
+      return n;
+    }).immediate();
   }
 
   async close(): Promise<void> {

@@ -1,0 +1,63 @@
+/** Durable hub state: what the WebSub hub keeps in the store so a restart loses nothing. Times are epoch ms. */
+
+export type HubMode = 'subscribe' | 'unsubscribe';
+
+export interface Subscription {
+  callback: string;
+  /** Topic path relative to BASE_URL, e.g. /feed.xml */
+  topic: string;
+  callback_host: string;
+  secret: string | null;
+  lease_seconds: number;
+  expires_at: number;
+  failures: number;
+  created_at: number;
+}
+
+export interface VerificationRequest {
+  callback: string;
+  topic: string;
+  callback_host: string;
+  mode: HubMode;
+  lease_seconds: number;
+  secret: string | null;
+}
+
+export interface VerificationJob extends VerificationRequest {
+  id: number;
+}
+
+export type VerificationResult = { kind: 'verified' } | { kind: 'rejected' };
+
+export interface DeliveryJob {
+  id: number;
+  callback: string;
+  topic: string;
+  /** Bumped by every announcement; a success only clears the job if no newer change arrived meanwhile. */
+  seq: number;
+  secret: string | null;
+}
+
+export interface HubStore {
+  enqueueVerification(req: VerificationRequest, now: number): Promise<void>;
+  /** Takes due verifications for `claimMs`; a crashed worker's claim lapses and another takes them. */
+  claimVerifications(now: number, claimMs: number, limit: number): Promise<VerificationJob[]>;
+  /** Applies a verified request (subscribe: upsert with a fresh lease; unsubscribe: delete) and drops the job. */
+  finishVerification(job: VerificationJob, result: VerificationResult, now: number): Promise<void>;
+  /** Active and pending subscriptions for a callback host, for the per-host cap. */
+  countForHost(host: string, now: number): Promise<number>;
+  listSubscriptions(): Promise<Subscription[]>;
+  /** Requests still waiting for their verification of intent. */
+  listPendingVerifications(): Promise<VerificationJob[]>;
+  /**
+   * Records the current body of a topic; if it differs from the last one announced, queues a
+   * delivery to every live subscriber (coalescing with any already queued). Returns how many.
+   */
+  announceTopic(topic: string, etag: string, now: number): Promise<number>;
+  claimDeliveries(now: number, claimMs: number, limit: number): Promise<DeliveryJob[]>;
+  deliverySucceeded(job: DeliveryJob, now: number): Promise<void>;
+  /** Counts a failed attempt: retries after the next delay, or removes the subscription after `maxFailures` (or at once when gone). */
+  deliveryFailed(job: DeliveryJob, now: number, opts: { gone: boolean; maxFailures: number; retryDelaysMs: readonly number[] }): Promise<'retry' | 'removed'>;
+  /** Deletes subscriptions whose lease has run out; returns how many. */
+  removeExpired(now: number): Promise<number>;
+}

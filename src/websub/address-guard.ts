@@ -1,0 +1,38 @@
+import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
+import ipaddr from 'ipaddr.js';
+
+/**
+ * Only globally routable unicast addresses may be called back. ipaddr.js names every special
+ * range (loopback, private, linkLocal, carrierGradeNat, uniqueLocal, multicast, reserved,
+ * 6to4, rfc6052/NAT64, teredo ...); IPv4-mapped IPv6 is unwrapped first so ::ffff:127.0.0.1
+ * is judged as 127.0.0.1.
+ */
+export function addressAllowed(address: string): boolean {
+  if (!ipaddr.isValid(address)) return false;
+  return ipaddr.process(address).range() === 'unicast';
+}
+
+export class CallbackAddressError extends Error {
+  readonly code = 'ERR_CALLBACK_ADDRESS';
+  constructor(host: string, address: string) {
+    super(`callback host ${host} resolves to ${address}, which is not a public address`);
+  }
+}
+
+type LookupCallback = (err: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
+
+/**
+ * A dns.lookup replacement for undici's connector: resolves, refuses the host if any address
+ * is not public, and hands back only checked addresses, so the socket connects to exactly
+ * what was checked (no second resolution for DNS rebinding to exploit).
+ */
+export function guardedLookup(hostname: string, options: { all?: boolean; family?: number }, callback: LookupCallback): void {
+  dnsLookup(hostname, { all: true, family: options.family ?? 0 }, (err, addresses) => {
+    if (err) return callback(err, []);
+    const bad = addresses.find((a) => !addressAllowed(a.address));
+    if (bad) return callback(new CallbackAddressError(hostname, bad.address), []);
+    if (options.all) return callback(null, addresses);
+    const first = addresses[0]!;
+    callback(null, first.address, first.family);
+  });
+}

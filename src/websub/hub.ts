@@ -1,0 +1,165 @@
+import { createHmac, randomInt } from 'node:crypto';
+import type { Logger } from 'pino';
+import type { HubConfig } from '../config.js';
+import { HUB_PATH, TOPIC_PATHS, type TopicPath } from '../core/feeds/topics.js';
+import type { LiveData } from '../live/live-data.js';
+import type { Snapshot } from '../live/snapshot.js';
+import type { DeliveryJob, VerificationJob } from '../store/hub-store.js';
+import type { Store } from '../store/store.js';
+import { CallbackClient } from './callback-client.js';
+
+/** Interface spec, Rules: after 3 consecutive delivery failures the hub removes the subscription. */
+export const MAX_CONSECUTIVE_FAILURES = 3;
+const CLAIM_MS = 60_000;
+const BATCH = 32;
+const ALPHANUMERIC = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+
+/** Random, alphanumeric, single use (never stored: it lives only for its verification request). */
+export function newChallenge(length = 43): string {
+  let s = '';
+  for (let i = 0; i < length; i++) s += ALPHANUMERIC[randomInt(ALPHANUMERIC.length)];
+  return s;
+}
+
+export function clampLease(requested: number | undefined, cfg: HubConfig): number {
+  if (requested === undefined) return cfg.leaseDefaultSeconds;
+  return Math.min(cfg.leaseMaxSeconds, Math.max(cfg.leaseMinSeconds, requested));
+}
+
+/** `Link` header advertising the hub and the topic's own URL (WebSub §4, §7). */
+export function topicLinkHeader(baseUrl: string, topic: TopicPath): string {
+  return `<${baseUrl}${HUB_PATH}>; rel="hub", <${baseUrl}${topic}>; rel="self"`;
+}
+
+/**
+ * The hub's background work: verifying intent, announcing topic changes and delivering them.
+ * All state is in the store, so work survives restarts and can be shared by replicas; this
+ * object only drives it.
+ */
+export class Hub {
+  private readonly client: CallbackClient;
+  private timer: NodeJS.Timeout | null = null;
+  private running: Promise<void> | null = null;
+  private again = false;
+  private readonly onSnapshot = (next: Snapshot) => {
+    this.announce(next)
+      .then(() => this.kick())
+      .catch((err: unknown) => this.logger.error({ err }, 'announcing topic changes failed'));
+  };
+
+  constructor(
+    readonly store: Store,
+    private readonly live: LiveData,
+    readonly config: HubConfig,
+    private readonly baseUrl: () => string,
+    private readonly logger: Logger,
+  ) {
+    this.client = new CallbackClient({ allowPrivate: config.allowPrivateCallbacks, timeoutMs: config.timeoutMs, ca: config.ca, maxBodyBytes: 4096 });
+  }
+
+  async start(): Promise<void> {
+    // Changes made while no server ran (an import with the service down) are announced now.
+    await this.announce(this.live.current());
+    this.live.on('snapshot', this.onSnapshot);
+    this.timer = setInterval(() => this.kick(), this.config.pollMs);
+    this.timer.unref();
+    this.kick();
+  }
+
+  /** Records each topic's current body; a changed body queues deliveries to its subscribers. */
+  private async announce(snap: Snapshot): Promise<void> {
+    const now = Date.now();
+    for (const topic of TOPIC_PATHS) {
+      const queued = await this.store.announceTopic(topic, snap.topic(topic, this.baseUrl()).etag, now);
+      if (queued > 0) this.logger.info({ topic, subscribers: queued, revision: snap.revision.revision }, 'topic changed: deliveries queued');
+    }
+  }
+
+  /** Runs a work pass now (or right after the one in progress). */
+  kick(): void {
+    if (this.running) {
+      this.again = true;
+      return;
+    }
+    this.running = this.pass()
+      .catch((err: unknown) => this.logger.error({ err }, 'hub work pass failed'))
+      .finally(() => {
+        this.running = null;
+        if (this.again) {
+          this.again = false;
+          this.kick();
+        }
+      });
+  }
+
+  /** Resolves when no work pass is running (tests and shutdown). */
+  async idle(): Promise<void> {
+    while (this.running) await this.running;
+  }
+
+  private async pass(): Promise<void> {
+    const now = Date.now();
+    const expired = await this.store.removeExpired(now);
+    if (expired > 0) this.logger.info({ expired }, 'leases ended: subscriptions removed');
+    const verifications = await this.store.claimVerifications(now, CLAIM_MS, BATCH);
+    await Promise.all(verifications.map((v) => this.verify(v)));
+    const deliveries = await this.store.claimDeliveries(now, CLAIM_MS, BATCH);
+    await Promise.all(deliveries.map((d) => this.deliver(d)));
+    if (verifications.length === BATCH || deliveries.length === BATCH) this.again = true;
+  }
+
+  /** Verification of intent (WebSub §5.3): success only on a 2xx whose body is exactly the challenge. */
+  private async verify(job: VerificationJob): Promise<void> {
+    const challenge = newChallenge();
+    const url = new URL(job.callback);
+    url.searchParams.append('hub.mode', job.mode);
+    url.searchParams.append('hub.topic', `${this.baseUrl()}${job.topic}`);
+    url.searchParams.append('hub.challenge', challenge);
+    if (job.mode === 'subscribe') url.searchParams.append('hub.lease_seconds', String(job.lease_seconds));
+    let verified = false;
+    let detail: string;
+    try {
+      const res = await this.client.send('GET', url.toString());
+      verified = res.status >= 200 && res.status < 300 && res.body === challenge;
+      detail = verified ? 'ok' : `status ${res.status}${res.status >= 200 && res.status < 300 ? ', body is not the challenge' : ''}`;
+    } catch (err) {
+      detail = (err as Error).message;
+    }
+    await this.store.finishVerification(job, { kind: verified ? 'verified' : 'rejected' }, Date.now());
+    this.logger.info({ callback: job.callback, topic: job.topic, mode: job.mode, verified, detail }, `${job.mode} ${verified ? 'verified' : 'rejected'}`);
+  }
+
+  /** Distribution (WebSub §7): the full topic body, its exact Content-Type, Link, and a signature when a secret was given. */
+  private async deliver(job: DeliveryJob): Promise<void> {
+    const topic = job.topic as TopicPath;
+    const rep = this.live.current().topic(topic, this.baseUrl());
+    const headers: Record<string, string> = { 'content-type': rep.contentType, link: topicLinkHeader(this.baseUrl(), topic) };
+    if (job.secret !== null) headers['x-hub-signature'] = `sha256=${createHmac('sha256', job.secret).update(rep.identity).digest('hex')}`;
+    let status = 0;
+    let error: string | undefined;
+    try {
+      status = (await this.client.send('POST', job.callback, rep.identity, headers)).status;
+    } catch (err) {
+      error = (err as Error).message;
+    }
+    const now = Date.now();
+    if (status >= 200 && status < 300) {
+      await this.store.deliverySucceeded(job, now);
+      this.logger.debug({ callback: job.callback, topic, status }, 'delivered');
+      return;
+    }
+    const outcome = await this.store.deliveryFailed(job, now, {
+      gone: status === 410,
+      maxFailures: MAX_CONSECUTIVE_FAILURES,
+      retryDelaysMs: this.config.retryDelaysMs,
+    });
+    this.logger.warn({ callback: job.callback, topic, status, error, outcome }, outcome === 'removed' ? 'delivery failed: subscription removed' : 'delivery failed: will retry');
+  }
+
+  async close(): Promise<void> {
+    this.live.off('snapshot', this.onSnapshot);
+    if (this.timer) clearInterval(this.timer);
+    await this.idle();
+    await this.client.close();
+  }
+}
