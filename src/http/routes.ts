@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ATOM_CONTENT_TYPE } from '../core/feeds/atom.js';
 import { HUB_PATH, type TopicPath } from '../core/feeds/topics.js';
+import { InsightsSchema } from '../core/schema/insights.js';
 import { JsonFeedSchema } from '../core/schema/jsonfeed.js';
 import { HubRequestSchema } from '../core/schema/websub.js';
 import { reviewsSince, searchReviews } from '../core/search.js';
@@ -37,6 +38,21 @@ export const operations: Operation[] = [
     topic: true,
     responses: { '200': { description: 'The dataset', schema: ReviewsDatasetSchema } },
     handler: (req, reply, ctx) => sendTopic(req, reply, ctx, '/reviews.json'),
+  },
+  {
+    method: 'GET',
+    path: '/insights.json',
+    operationId: 'getInsights',
+    tag: 'Datasets',
+    summary: 'Aspect-based sentiment insights',
+    description:
+      'Aspects (a fixed, versioned taxonomy for service businesses, extendable in the business profile), entities (technicians, services, problems, service areas), topics, monthly figures and trend, per-review analysis, an FAQ, a summary and a pull quote. Computed locally and deterministically from the reviews whenever they change; `generated_at` is the time of the data change it reflects.',
+    conditional: true,
+    responses: { '200': { description: 'The insights document', schema: InsightsSchema } },
+    handler: (req, reply, { live }) => {
+      const snap = live.current();
+      return sendRepresentation(req, reply, snap.memo('insights', () => snap.json(snap.insights())));
+    },
   },
   {
     method: 'GET',

@@ -1,5 +1,6 @@
 import { EventEmitter } from 'node:events';
 import type { Logger } from 'pino';
+import { AnalysisCache } from '../core/insights/per-review.js';
 import type { Store } from '../store/store.js';
 import { Snapshot } from './snapshot.js';
 
@@ -16,18 +17,23 @@ export class LiveData extends EventEmitter<LiveDataEvents> {
   private snapshot: Snapshot;
   private timer: NodeJS.Timeout | null = null;
   private refreshing: Promise<boolean> | null = null;
+  /** Shared by successive snapshots: a review is analysed again only when its text or rating changes. */
+  private readonly analysisCache: AnalysisCache;
 
   private constructor(
     private readonly store: Store,
     private readonly logger: Logger,
     first: Snapshot,
+    cache: AnalysisCache,
   ) {
     super();
     this.snapshot = first;
+    this.analysisCache = cache;
   }
 
   static async open(store: Store, logger: Logger): Promise<LiveData> {
-    return new LiveData(store, logger, new Snapshot(await store.load()));
+    const cache = new AnalysisCache();
+    return new LiveData(store, logger, new Snapshot(await store.load(), cache), cache);
   }
 
   current(): Snapshot {
@@ -54,7 +60,7 @@ export class LiveData extends EventEmitter<LiveDataEvents> {
     const rev = await this.store.getRevision();
     if (rev.revision === this.snapshot.revision.revision) return false;
     const started = performance.now();
-    const next = new Snapshot(await this.store.load());
+    const next = new Snapshot(await this.store.load(), this.analysisCache);
     const previous = this.snapshot;
     this.snapshot = next;
     this.logger.info(

@@ -9,6 +9,9 @@ import { buildRepresentation, type Representation } from './representation.js';
 
 import { ATOM_CONTENT_TYPE, renderAtom } from '../core/feeds/atom.js';
 import { renderJsonFeed } from '../core/feeds/jsonfeed.js';
+import { buildInsights } from '../core/insights/build.js';
+import { AnalysisCache } from '../core/insights/per-review.js';
+import type { Insights } from '../core/schema/insights.js';
 import type { TopicPath } from '../core/feeds/topics.js';
 
 /** JSON is UTF-8 by definition (RFC 8259), so no charset parameter: hub deliveries repeat this type byte for byte. */
@@ -28,8 +31,13 @@ export class Snapshot {
   readonly reviewsJson: Representation;
   /** Bodies computed on demand (searches, since-queries), keyed by canonical request. */
   private readonly derived = new Lru<string, Representation>(512);
+  private insightsDoc: Insights | null = null;
 
-  constructor(data: StoredData) {
+  /** `analysisCache` carries per-review analyses from the previous snapshot, so only changed reviews are analysed again. */
+  constructor(
+    data: StoredData,
+    private readonly analysisCache = new AnalysisCache(),
+  ) {
     this.revision = data.revision;
     this.hasBusinessProfile = data.business !== null;
     this.business = data.business ?? PLACEHOLDER_BUSINESS;
@@ -37,6 +45,12 @@ export class Snapshot {
     this.aggregate = aggregateRating(this.index.reviews);
     this.lastModified = new Date(data.revision.updated_at);
     this.reviewsJson = this.json(reviewsDataset(this.business, this.index.reviews));
+  }
+
+  /** The insights document, built on first use and kept for this revision. */
+  insights(): Insights {
+    this.insightsDoc ??= buildInsights(this.business, this.index.reviews, this.revision.updated_at, this.analysisCache);
+    return this.insightsDoc;
   }
 
   json(value: unknown): Representation {

@@ -51,6 +51,17 @@ export const TechnicianSchema = z
   .strict()
   .meta({ id: 'Technician', description: 'A member of staff customers may name in reviews' });
 
+export const CustomAspectSchema = z
+  .object({
+    id: Slug.describe('New aspect id (must not be a built-in one)'),
+    label: z.string().min(1).max(100),
+    cues: z.array(z.string().min(1).max(100)).min(1).describe('Words that mention the aspect'),
+    positive: z.array(z.string().min(1).max(100)).default([]).describe('Phrases that praise it'),
+    negative: z.array(z.string().min(1).max(100)).default([]).describe('Phrases that criticise it'),
+  })
+  .strict()
+  .meta({ id: 'CustomAspect', description: 'An aspect the operator adds to the built-in taxonomy' });
+
 export const BusinessSchema = z
   .object({
     name: z.string().trim().min(1).max(200).describe('Business name'),
@@ -64,6 +75,7 @@ export const BusinessSchema = z
     service_areas: z.array(z.string().min(1).max(100)).default([]).describe('Towns and districts served'),
     services: z.array(ServiceSchema).default([]),
     technicians: z.array(TechnicianSchema).default([]),
+    custom_aspects: z.array(CustomAspectSchema).optional().describe('Aspects added to the built-in taxonomy for insights'),
   })
   .strict()
   .meta({ id: 'Business', description: 'The business whose reviews this service publishes' });

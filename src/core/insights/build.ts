@@ -1,0 +1,174 @@
+import type { Business } from '../schema/business.js';
+import type { AspectEntry, Insights, PerReview } from '../schema/insights.js';
+import type { Review } from '../schema/review.js';
+import { wholeWordMatcher } from '../text-match.js';
+import { polarityOf } from './analyser.js';
+import { faqFor } from './faq.js';
+import { AnalysisCache, MODEL_NAME, ReviewAnalyser, type ReviewAnalysis } from './per-review.js';
+import { TAXONOMY_VERSION } from './taxonomy.js';
+import { monthlyFigures, trendOf } from './temporal.js';
+import { topicsOf } from './topics.js';
+import { pullQuoteOf, summaryOf } from './summary.js';
+
+const EXAMPLES = 5;
+const round1 = (n: number) => Math.round(n * 10) / 10;
+const round2 = (n: number) => Math.round(n * 100) / 100;
+const pct = (part: number, whole: number) => (whole === 0 ? 0 : round1((part / whole) * 100));
+
+export interface Analysed {
+  review: Review;
+  a: ReviewAnalysis;
+}
+
+/** Most frequent strings, ties alphabetical: deterministic. */
+export function topCounts(values: Iterable<string>, n: number): string[] {
+  const counts = new Map<string, number>();
+  for (const v of values) counts.set(v, (counts.get(v) ?? 0) + 1);
+  return [...counts].sort((x, y) => y[1] - x[1] || (x[0] < y[0] ? -1 : 1)).slice(0, n).map(([v]) => v);
+}
+
+function sentimentCounts(items: readonly Analysed[]) {
+  let positive = 0;
+  let neutral = 0;
+  let negative = 0;
+  let sum = 0;
+  for (const { a } of items) {
+    sum += a.per.score;
+    if (a.per.sentiment === 'positive') positive++;
+    else if (a.per.sentiment === 'negative') negative++;
+    else neutral++;
+  }
+  return { score: items.length ? round2(sum / items.length) : 0, positive, neutral, negative };
+}
+
+function averageRating(items: readonly Analysed[]): number | null {
+  return items.length ? round2(items.reduce((s, i) => s + i.review.rating, 0) / items.length) : null;
+}
+
+/** Stats of the reviews matching `re`, with phrases from the sentences that name it. */
+function entityStats(all: readonly Analysed[], pick: (x: Analysed) => boolean, re: RegExp | null) {
+  const items = all.filter(pick);
+  const phrases: string[] = [];
+  for (const { a } of items) {
+    for (const s of a.sentences) if (!re || re.test(s.text)) for (const h of s.aspects) if (h.polarity !== 'neutral') phrases.push(...h.phrases);
+  }
+  return {
+    mention_count: items.length,
+    average_rating: averageRating(items),
+    sentiment: sentimentCounts(items),
+    top_phrases: topCounts(phrases, 5),
+    example_review_ids: items.slice(0, EXAMPLES).map((i) => i.review.id),
+  };
+}
+
+function aspectEntries(analyser: ReviewAnalyser, all: readonly Analysed[]): AspectEntry[] {
+  return analyser.analyser.aspects.map((def) => {
+    let positive = 0;
+    let neutral = 0;
+    let negative = 0;
+    const phrases: string[] = [];
+    const examples: string[] = [];
+    for (const { review, a } of all) {
+      const hit = a.per.aspects.find((h) => h.aspect === def.id);
+      if (!hit) continue;
+      if (hit.polarity === 'positive') positive++;
+      else if (hit.polarity === 'negative') negative++;
+      else neutral++;
+      if (hit.polarity !== 'neutral') phrases.push(...hit.phrases);
+      if (examples.length < EXAMPLES) examples.push(review.id);
+    }
+    const mentions = positive + neutral + negative;
+    return {
+      id: def.id,
+      label: def.label,
+      mention_count: mentions,
+      positive_count: positive,
+      neutral_count: neutral,
+      negative_count: negative,
+      positive_pct: pct(positive, mentions),
+      score: mentions ? round2((positive - negative) / mentions) : 0,
+      top_phrases: topCounts(phrases, 5),
+      example_review_ids: examples,
+    };
+  });
+}
+
+/**
+ * The insights document for a business and its reviews (newest first). Pure and
+ * deterministic: the same input gives the same bytes; `generatedAt` is passed in.
+ */
+export function buildInsights(business: Business, reviews: readonly Review[], generatedAt: string, cache = new AnalysisCache()): Insights {
+  const analyser = new ReviewAnalyser(business);
+  const all: Analysed[] = reviews.map((review) => ({ review, a: cache.get(analyser, review) }));
+  cache.retain(new Set(reviews.map((r) => r.id)));
+
+  const overall = sentimentCounts(all);
+  const aspects = aspectEntries(analyser, all);
+
+  const technicians = analyser.matchers.technicians.map((t) => ({
+    name: t.name,
+    aliases: t.aliases,
+    on_roster: true,
+    ...entityStats(all, (x) => x.a.per.technicians.includes(t.name), t.re),
+  }));
+  // Names in a technician's role, seen in at least two reviews, not on the roster.
+  for (const name of topCounts(all.flatMap((x) => x.a.candidates), 20)) {
+    const re = wholeWordMatcher([name])!;
+    const stats = entityStats(all, (x) => x.a.candidates.includes(name), re);
+    if (stats.mention_count >= 2) technicians.push({ name, aliases: [], on_roster: false, ...stats });
+  }
+  technicians.sort((x, y) => y.mention_count - x.mention_count || (x.name < y.name ? -1 : 1));
+
+  const services = analyser.matchers.services
+    .map((s) => ({ id: s.id, label: s.label, ...entityStats(all, (x) => x.a.per.services.includes(s.id), s.re) }))
+    .sort((x, y) => y.mention_count - x.mention_count || (x.id < y.id ? -1 : 1));
+  const problems = analyser.matchers.problems
+    .map((p) => ({ id: p.id, label: p.label, ...entityStats(all, (x) => x.a.per.problems.includes(p.id), p.re) }))
+    .filter((p) => p.mention_count > 0)
+    .sort((x, y) => y.mention_count - x.mention_count || (x.id < y.id ? -1 : 1));
+  const serviceAreas = analyser.matchers.areas
+    .map((area) => {
+      const hits = all.filter((x) => x.review.text !== null && area.re.test(x.review.text));
+      return { name: area.name, mention_count: hits.length, example_review_ids: hits.slice(0, EXAMPLES).map((h) => h.review.id) };
+    })
+    .sort((x, y) => y.mention_count - x.mention_count || (x.name < y.name ? -1 : 1));
+
+  const monthly = monthlyFigures(all);
+  const trend = trendOf(all);
+  const perReview: Record<string, PerReview> = {};
+  for (const { review, a } of all) perReview[review.id] = a.per;
+  const dates = reviews.map((r) => r.date).sort();
+  const figures = { business, all, aspects, technicians, services, trend, overall };
+
+  return {
+    version: TAXONOMY_VERSION,
+    generated_at: generatedAt,
+    model: MODEL_NAME,
+    review_count: reviews.length,
+    date_range: dates.length ? { earliest: dates[0]!, latest: dates[dates.length - 1]! } : null,
+    overall_sentiment: {
+      score: overall.score,
+      positive_pct: pct(overall.positive, all.length),
+      neutral_pct: pct(overall.neutral, all.length),
+      negative_pct: pct(overall.negative, all.length),
+    },
+    aspects,
+    entities: { technicians, services, problems, service_areas: serviceAreas },
+    topics: topicsOf(all, business),
+    temporal: { monthly, trend },
+    per_review: perReview,
+    faq: faqFor(figures),
+    summary: summaryOf(figures),
+    pull_quote: pullQuoteOf(all),
+  };
+}
+
+export type Figures = {
+  business: Business;
+  all: readonly Analysed[];
+  aspects: AspectEntry[];
+  technicians: Insights['entities']['technicians'];
+  services: Insights['entities']['services'];
+  trend: Insights['temporal']['trend'];
+  overall: ReturnType<typeof sentimentCounts>;
+};

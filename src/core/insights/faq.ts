@@ -1,0 +1,107 @@
+import type { AspectEntry, Insights } from '../schema/insights.js';
+import { topCounts, type Analysed, type Figures } from './build.js';
+
+type Faq = Insights['faq'][number];
+
+/** The most frequent phrases that judged an aspect one way. */
+export function phrasesFor(all: readonly Analysed[], aspect: string, polarity: 'positive' | 'negative', n = 3): string[] {
+  return topCounts(
+    all.flatMap(({ a }) => a.per.aspects.filter((h) => h.aspect === aspect && h.polarity === polarity).flatMap((h) => h.phrases)),
+    n,
+  );
+}
+
+/** Review ids for an aspect: some praise and some complaint, newest first, so an answer shows both sides. */
+function aspectEvidence(all: readonly Analysed[], aspect: string): string[] {
+  const pos: string[] = [];
+  const neg: string[] = [];
+  for (const { review, a } of all) {
+    const hit = a.per.aspects.find((h) => h.aspect === aspect);
+    if (hit?.polarity === 'positive' && pos.length < 3) pos.push(review.id);
+    if (hit?.polarity === 'negative' && neg.length < 2) neg.push(review.id);
+  }
+  return [...pos, ...neg];
+}
+
+function aspectAnswer(e: AspectEntry, all: readonly Analysed[]): string {
+  const verdict = e.positive_pct >= 80 ? 'Mostly positive' : e.positive_pct >= 60 ? 'Largely positive' : e.positive_pct >= 40 ? 'Mixed' : 'Mostly negative';
+  const quote = (ps: string[]) => ps.slice(0, 3).map((p) => `"${p}"`).join(', ');
+  const praise = phrasesFor(all, e.id, 'positive');
+  const complaint = phrasesFor(all, e.id, 'negative');
+  return `${verdict}: ${e.mention_count} of ${all.length} reviews talk about ${e.label.toLowerCase()}; ${e.positive_count} positive (${e.positive_pct}%), ${e.negative_count} negative, ${e.neutral_count} neutral.${praise.length ? ` Praise: ${quote(praise)}.` : ''}${complaint.length ? ` Complaints: ${quote(complaint)}.` : ''}`;
+}
+
+const ASPECT_QUESTIONS: [id: string, aspect: string, question: string][] = [
+  ['on_time', 'punctuality', 'Do they show up on time?'],
+  ['fair_prices', 'pricing', 'Are their prices fair?'],
+  ['quality', 'quality_of_work', 'Do their repairs last?'],
+  ['knowledge', 'technical_knowledge', 'Do their technicians know what they are doing?'],
+  ['communication', 'communication', 'Do they keep customers informed?'],
+  ['clean_up', 'cleanliness', 'Do they clean up after themselves?'],
+  ['availability', 'scheduling', 'How quickly can they come out?'],
+  ['warranty', 'warranty', 'Do they stand behind their work?'],
+];
+
+/** Questions a prospective customer asks, each answered from the figures with the reviews behind them. Unanswerable ones are left out. */
+export function faqFor(f: Figures): Faq[] {
+  const out: Faq[] = [];
+  const n = f.all.length;
+  if (n === 0) return out;
+  for (const [id, aspect, question] of ASPECT_QUESTIONS) {
+    const e = f.aspects.find((a) => a.id === aspect);
+    if (!e || e.mention_count < 3) continue;
+    out.push({ id, question, answer: aspectAnswer(e, f.all), review_ids: aspectEvidence(f.all, aspect) });
+  }
+  const ranked = f.technicians
+    .filter((t) => t.mention_count >= 3)
+    .map((t) => ({ t, share: t.sentiment.positive / t.mention_count }))
+    .sort((x, y) => y.share - x.share || (y.t.average_rating ?? 0) - (x.t.average_rating ?? 0) || (x.t.name < y.t.name ? -1 : 1));
+  if (ranked.length > 0) {
+    const best = ranked[0]!.t;
+    const others = ranked.slice(1, 3).map(({ t }) => `${t.name} (${t.mention_count} reviews, ${t.average_rating} average)`);
+    out.push({
+      id: 'best_technician',
+      question: 'Who is the best technician?',
+      answer: `${best.name}, by what customers write: named in ${best.mention_count} reviews, ${best.sentiment.positive} of them positive, average rating ${best.average_rating}.${others.length ? ` Also often named: ${others.join(', ')}.` : ''}`,
+      review_ids: best.example_review_ids,
+    });
+  }
+  const judged = f.aspects.filter((a) => a.mention_count > 0);
+  const praised = [...judged].sort((x, y) => y.positive_count - x.positive_count || (x.id < y.id ? -1 : 1))[0];
+  if (praised && praised.positive_count > 0) {
+    out.push({
+      id: 'most_praised',
+      question: 'What do customers like most?',
+      answer: `${praised.label}: praised in ${praised.positive_count} reviews (${praised.positive_pct}% of those that mention it).`,
+      review_ids: aspectEvidence(f.all, praised.id).slice(0, 3),
+    });
+  }
+  const complained = [...judged].sort((x, y) => y.negative_count - x.negative_count || (x.id < y.id ? -1 : 1))[0];
+  if (complained && complained.negative_count > 0) {
+    const ids = f.all.filter((x) => x.a.per.aspects.some((h) => h.aspect === complained.id && h.polarity === 'negative')).slice(0, 5).map((x) => x.review.id);
+    out.push({
+      id: 'most_complained',
+      question: 'What do customers complain about most?',
+      answer: `${complained.label}: criticised in ${complained.negative_count} reviews (${Math.round((complained.negative_count / complained.mention_count) * 1000) / 10}% of those that mention it).${phrasesFor(f.all, complained.id, 'negative').length ? ` Typical words: ${phrasesFor(f.all, complained.id, 'negative').map((p) => `"${p}"`).join(', ')}.` : ''}`,
+      review_ids: ids,
+    });
+  }
+  const replied = f.all.filter((x) => x.review.owner_reply !== null);
+  const negatives = f.all.filter((x) => x.review.rating <= 2);
+  const negReplied = negatives.filter((x) => x.review.owner_reply !== null);
+  out.push({
+    id: 'owner_replies',
+    question: 'Does the business respond to reviews?',
+    answer: `It replied publicly to ${replied.length} of ${n} reviews (${Math.round((replied.length / n) * 1000) / 10}%)${negatives.length ? `, including ${negReplied.length} of the ${negatives.length} one- and two-star reviews` : ''}.`,
+    review_ids: negReplied.slice(0, 3).concat(replied.slice(0, 2)).map((x) => x.review.id).filter((v, i, a) => a.indexOf(v) === i),
+  });
+  if (f.trend.direction !== 'insufficient_data') {
+    out.push({
+      id: 'trend',
+      question: 'Are reviews getting better or worse?',
+      answer: `${f.trend.direction[0]!.toUpperCase()}${f.trend.direction.slice(1)}: the last 90 days average ${f.trend.recent_average_rating} stars over ${f.trend.recent_review_count} reviews, against ${f.trend.previous_average_rating} over ${f.trend.previous_review_count} in the 90 days before.`,
+      review_ids: f.all.slice(0, 3).map((x) => x.review.id),
+    });
+  }
+  return out;
+}

@@ -1,0 +1,51 @@
+import type { Insights } from '../schema/insights.js';
+import type { Analysed, Figures } from './build.js';
+import { phrasesFor } from './faq.js';
+
+const round2 = (n: number) => Math.round(n * 100) / 100;
+
+/** Templated from the figures alone, good news and bad: nothing in it is invented. */
+export function summaryOf(f: Figures): string | null {
+  const n = f.all.length;
+  if (n === 0) return null;
+  const avg = round2(f.all.reduce((s, x) => s + x.review.rating, 0) / n);
+  const five = f.all.filter((x) => x.review.rating === 5).length;
+  const low = f.all.filter((x) => x.review.rating <= 2).length;
+  const parts = [
+    `${f.business.name} has ${n} review${n === 1 ? '' : 's'} averaging ${avg} out of 5 (${Math.round((five / n) * 100)}% five-star, ${Math.round((low / n) * 100)}% one or two stars).`,
+  ];
+  const praised = f.aspects.filter((a) => a.positive_count >= 3 && a.positive_pct >= 60).sort((x, y) => y.positive_count - x.positive_count || (x.id < y.id ? -1 : 1));
+  if (praised.length) {
+    const named = praised.slice(0, 2).map((a) => `${a.label.toLowerCase()} (${a.positive_pct}% positive of ${a.mention_count} mentions)`);
+    parts.push(`Customers most often praise ${named.join(' and ')}.`);
+  }
+  const complaint = [...f.aspects].filter((a) => a.negative_count >= 1).sort((x, y) => y.negative_count - x.negative_count || (x.id < y.id ? -1 : 1))[0];
+  if (complaint) {
+    const said = phrasesFor(f.all, complaint.id, 'negative', 2);
+    const words = said.length ? `, in words like ${said.map((p) => `"${p}"`).join(' and ')}` : '';
+    parts.push(`The most common complaint is about ${complaint.label.toLowerCase()}: ${complaint.negative_count} negative mention${complaint.negative_count === 1 ? '' : 's'}${words}.`);
+  }
+  const tech = f.technicians.find((t) => t.mention_count >= 3);
+  if (tech) parts.push(`${tech.name} is the technician named most often (${tech.mention_count} reviews, average ${tech.average_rating}).`);
+  if (f.trend.direction !== 'insufficient_data') {
+    parts.push(`Over the last 90 days the average rating is ${f.trend.recent_average_rating}, ${f.trend.direction === 'stable' ? 'about the same as' : f.trend.direction === 'improving' ? 'up from' : 'down from'} ${f.trend.previous_average_rating} in the 90 days before.`);
+  }
+  return parts.join(' ');
+}
+
+/** A real sentence from a good review that praises the most aspects without a complaint; newest wins ties. */
+export function pullQuoteOf(all: readonly Analysed[]): Insights['pull_quote'] {
+  let best: { score: number; text: string; x: Analysed } | null = null;
+  for (const x of all) {
+    if (x.review.rating < 4 || x.a.per.sentiment !== 'positive') continue;
+    for (const s of x.a.sentences) {
+      if (s.text.length < 40 || s.text.length > 220) continue;
+      if (s.aspects.some((h) => h.polarity === 'negative') || !s.aspects.some((h) => h.polarity === 'positive')) continue;
+      const score = s.aspects.filter((h) => h.polarity === 'positive').length * 2 + Math.min(s.score, 4);
+      if (!best || score > best.score) best = { score, text: s.text, x };
+    }
+  }
+  if (!best) return null;
+  const r = best.x.review;
+  return { text: best.text, review_id: r.id, author: r.author, rating: r.rating, date: r.date };
+}

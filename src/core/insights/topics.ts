@@ -1,0 +1,58 @@
+import type { Business } from '../schema/business.js';
+import type { Insights } from '../schema/insights.js';
+import type { Analysed } from './build.js';
+import { tokenize } from './text.js';
+
+const STOP = new Set(
+  `a an the and or but if so to of in on at by for with from as is was were be been are am it its it's this that these those i me my we us our you your he him his she her they them their there here what which who whom when where why how all any both each few more most other some such no nor not only own same than too very can will just don't should now do did does done have has had having would could also up out about into over after before again then once get got one two three four five six seven eight nine ten us he's she's they're we're i'm i've we've didn't wasn't isn't couldn't wouldn't doesn't`.split(
+    /\s+/,
+  ),
+);
+
+/** Recurring two-word phrases (by how many reviews use them), the themes customers come back to. */
+/** Words that recur in reviews without being a theme: courtesy, framing, the business's own name, its people. */
+const FRAMING = new Set('called call calling around because using used use time times second first thank thanks stars star definitely highly recommend recommended will company go-to really also again would could review five four'.split(' '));
+
+export function topicsOf(all: readonly Analysed[], business: Business, max = 12, minReviews = 3): Insights['topics'] {
+  const own = new Set(
+    [business.name, ...business.technicians.flatMap((t) => [t.name, ...t.aliases])].flatMap((n) => tokenize(n)),
+  );
+  const skip = (w: string) => STOP.has(w) || FRAMING.has(w) || own.has(w) || /^\d+$/.test(w) || w.length < 3;
+  const byPhrase = new Map<string, Analysed[]>();
+  for (const x of all) {
+    if (!x.review.text) continue;
+    const seen = new Set<string>();
+    for (const s of x.a.sentences) {
+      const toks = tokenize(s.text);
+      for (let i = 0; i + 1 < toks.length; i++) {
+        const [w1, w2] = [toks[i]!, toks[i + 1]!];
+        if (skip(w1) || skip(w2)) continue;
+        seen.add(`${w1} ${w2}`);
+      }
+    }
+    for (const p of seen) {
+      const list = byPhrase.get(p) ?? [];
+      list.push(x);
+      byPhrase.set(p, list);
+    }
+  }
+  return [...byPhrase]
+    .filter(([, xs]) => xs.length >= minReviews)
+    .sort((a, b) => b[1].length - a[1].length || (a[0] < b[0] ? -1 : 1))
+    .slice(0, max)
+    .map(([label, xs]) => {
+      const positive = xs.filter((x) => x.a.per.sentiment === 'positive').length;
+      const negative = xs.filter((x) => x.a.per.sentiment === 'negative').length;
+      return {
+        label,
+        review_count: xs.length,
+        sentiment: {
+          score: Math.round((xs.reduce((s, x) => s + x.a.per.score, 0) / xs.length) * 100) / 100,
+          positive,
+          neutral: xs.length - positive - negative,
+          negative,
+        },
+        example_review_ids: xs.slice(0, 5).map((x) => x.review.id),
+      };
+    });
+}

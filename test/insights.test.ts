@@ -1,0 +1,206 @@
+import assert from 'node:assert/strict';
+import { request } from 'node:http';
+import { after, before, describe, it } from 'node:test';
+import { AspectAnalyser, type Polarity } from '../src/core/insights/analyser.js';
+import { buildInsights } from '../src/core/insights/build.js';
+import { AnalysisCache } from '../src/core/insights/per-review.js';
+import { InsightsSchema, type Insights } from '../src/core/schema/insights.js';
+import type { Business } from '../src/core/schema/business.js';
+import type { Review } from '../src/core/schema/review.js';
+import { BUSINESS, REVIEWS } from './fixtures/data.js';
+import { startTestService, type TestService } from './helpers.js';
+
+const analyser = new AspectAnalyser();
+function aspects(text: string, rating?: number): Record<string, Polarity> {
+  const out: Record<string, Polarity> = {};
+  for (const s of analyser.text(text, rating)) for (const a of s.aspects) out[a.aspect] = a.polarity;
+  return out;
+}
+
+describe('aspect analyser: the hard cases, one by one', () => {
+  const cases: [string, Record<string, Polarity>][] = [
+    // negation
+    ['They were not on time.', { punctuality: 'negative' }],
+    ["He wasn't rude at all.", { professionalism: 'positive' }],
+    ['The price was not bad.', { pricing: 'positive' }],
+    ["They didn't clean up.", { cleanliness: 'negative' }],
+    ['We were not overcharged.', { pricing: 'positive' }],
+    // contrast: the clause after "but" has the last word
+    ['He was on time, but the price was way too high.', { punctuality: 'positive', pricing: 'negative' }],
+    ['Pricey, but worth every penny.', { pricing: 'positive' }],
+    ['The work was fine but communication was terrible.', { quality_of_work: 'positive', communication: 'negative' }],
+    // domain phrases a general lexicon gets wrong
+    ['The price was way too high.', { pricing: 'negative' }],
+    ["The AC still doesn't work.", { quality_of_work: 'negative' }],
+    ['They overcharged us.', { pricing: 'negative' }],
+    ['He showed up late.', { punctuality: 'negative' }],
+    ['Left no mess.', { cleanliness: 'positive' }],
+    ['Still no heat.', { quality_of_work: 'negative' }],
+    ['The same leak came back a week later.', { quality_of_work: 'negative' }],
+    ['The office staff were rude.', { customer_service: 'negative' }],
+    // no aspect at all
+    ['Never again.', {}],
+    ['Our AC stopped blowing cold air.', {}],
+  ];
+  for (const [text, expected] of cases) it(JSON.stringify(text), () => assert.deepEqual(aspects(text), expected));
+
+  it('"never again" makes a sentence negative without naming an aspect', () => {
+    assert.ok(analyser.sentence('Never again.').score < 0);
+  });
+  it('intensifiers strengthen and downtoners soften a judgement', () => {
+    const plain = analyser.sentence('The price was reasonable.').aspects[0]!.score;
+    assert.ok(analyser.sentence('The price was very reasonable.').aspects[0]!.score > plain);
+    assert.ok(analyser.sentence('The price was slightly reasonable.').aspects[0]!.score < plain);
+  });
+  it('the star rating only breaks an exact tie', () => {
+    const tie = 'Friendly but rude.';
+    // Both judgements are professionalism; contrast hands the last word to "rude" ...
+    assert.equal(aspects(tie, 5).professionalism, 'negative');
+    // ... while a clause whose praise and complaint cancel out takes the stars' side.
+    const even = 'The price was good and wrong.';
+    assert.equal(aspects(even).pricing, 'neutral');
+    assert.equal(aspects(even, 5).pricing, 'positive');
+    assert.equal(aspects(even, 1).pricing, 'negative');
+    assert.equal(aspects('The price was reasonable.', 1).pricing, 'positive', 'clear words beat the stars');
+  });
+  it('operator aspects from the business profile are detected', () => {
+    const custom = new AspectAnalyser([{ id: 'parking', label: 'Parking', cues: ['parking', 'van'], positive: ['parked considerately'], negative: ['blocked our driveway'] }]);
+    const found = custom.text('The van blocked our driveway for an hour.');
+    assert.deepEqual(found[0]!.aspects.map((a) => [a.aspect, a.polarity]), [['parking', 'negative']]);
+  });
+});
+
+function review(n: number, rating: number, date: string, text: string | null): Review {
+  return { id: `01K${String(n).padStart(23, '0')}`, author: `R${n}`, author_avatar_url: null, rating, date, text, source: 'google', source_url: null, owner_reply: null, verified: true };
+}
+
+describe('buildInsights', () => {
+  const business: Business = {
+    ...BUSINESS,
+    custom_aspects: [{ id: 'parking', label: 'Parking', cues: ['parking'], positive: [], negative: ['blocked our driveway'] }],
+  };
+  const reviews: Review[] = [
+    review(9, 5, '2026-06-09', 'Our tech, Sam, was on time and the price was fair. Al was great.'),
+    review(8, 1, '2026-06-08', 'Sam showed up late and the AC still does not work. Never again.'),
+    review(7, 5, '2026-06-07', 'Ask for Sam! Fixed our clogged drain in Springfield quickly and cleaned up.'),
+    review(6, 2, '2026-06-06', 'Bea was rude and the van blocked our driveway. The parking was a mess.'),
+    review(5, 5, '2026-06-05', null),
+    review(4, 4, '2026-06-04', 'Beatrice explained everything, reasonable price for the AC repair.'),
+    review(3, 3, '2026-06-03', 'Alberto knew exactly what was wrong, but the bill was way too high.'),
+  ];
+  const doc = buildInsights(business, reviews, '2026-06-10T00:00:00.000Z');
+
+  it('validates against the published schema', () => {
+    InsightsSchema.parse(doc);
+    assert.equal(doc.review_count, 7);
+    assert.deepEqual(doc.date_range, { earliest: '2026-06-03', latest: '2026-06-09' });
+    assert.match(doc.model, /reviewcast-absa/);
+  });
+  it('is byte-identical for the same input', () => {
+    assert.equal(JSON.stringify(buildInsights(business, reviews, doc.generated_at)), JSON.stringify(doc));
+  });
+  it('counts aspects per review with examples and phrases', () => {
+    const pricing = doc.aspects.find((a) => a.id === 'pricing')!;
+    assert.deepEqual([pricing.mention_count, pricing.positive_count, pricing.negative_count], [3, 2, 1]);
+    assert.equal(pricing.positive_pct, 66.7);
+    assert.deepEqual(pricing.example_review_ids, [reviews[0]!.id, reviews[5]!.id, reviews[6]!.id]);
+    assert.ok(pricing.top_phrases.includes('way too high'));
+    const parking = doc.aspects.find((a) => a.id === 'parking')!;
+    assert.equal(parking.negative_count, 1);
+    assert.equal(doc.aspects.length, 11, 'ten built-in aspects and the custom one');
+  });
+  it('finds roster technicians by name and alias, and names praised or blamed in a technician role', () => {
+    const al = doc.entities.technicians.find((t) => t.name === 'Al')!;
+    assert.deepEqual([al.mention_count, al.on_roster, al.average_rating], [2, true, 4]);
+    const bea = doc.entities.technicians.find((t) => t.name === 'Bea')!;
+    assert.equal(bea.mention_count, 2);
+    assert.equal(bea.sentiment.negative, 1);
+    const sam = doc.entities.technicians.find((t) => t.name === 'Sam')!;
+    assert.deepEqual([sam.on_roster, sam.mention_count], [false, 2], 'Sam: "our tech, Sam" and "ask for Sam"');
+  });
+  it('finds services, problems and service areas', () => {
+    const ac = doc.entities.services.find((s) => s.id === 'ac_repair')!;
+    assert.equal(ac.mention_count, 2);
+    assert.ok(doc.entities.problems.some((p) => p.id === 'clog' && p.mention_count === 1));
+    assert.deepEqual(doc.entities.service_areas.find((a) => a.name === 'Springfield'), { name: 'Springfield', mention_count: 1, example_review_ids: [reviews[2]!.id] });
+  });
+  it('analyses every review, taking rating-only reviews from their stars', () => {
+    assert.deepEqual(Object.keys(doc.per_review).sort(), reviews.map((r) => r.id).sort());
+    assert.deepEqual(doc.per_review[reviews[4]!.id], { sentiment: 'positive', score: 1, basis: 'rating', aspects: [], technicians: [], services: [], problems: [] });
+    const late = doc.per_review[reviews[1]!.id]!;
+    assert.equal(late.sentiment, 'negative');
+    assert.deepEqual(late.aspects.map((a) => [a.aspect, a.polarity]), [['punctuality', 'negative'], ['quality_of_work', 'negative']]);
+  });
+  it('quotes a real sentence, writes an honest summary and grounds every FAQ answer in existing reviews', () => {
+    const quote = doc.pull_quote!;
+    assert.ok(reviews.find((r) => r.id === quote.review_id)!.text!.includes(quote.text));
+    assert.match(doc.summary!, /7 reviews averaging 3\.57 out of 5/);
+    assert.match(doc.summary!, /most common complaint/);
+    const ids = new Set(reviews.map((r) => r.id));
+    assert.ok(doc.faq.length >= 2);
+    for (const f of doc.faq) for (const id of f.review_ids) assert.ok(ids.has(id), `${f.id} cites ${id}`);
+  });
+  it('states the trend and the rule that decided it', () => {
+    const old = Array.from({ length: 6 }, (_, i) => review(100 + i, 2, `2026-01-${String(10 + i).padStart(2, '0')}`, 'ok'));
+    const recent = Array.from({ length: 6 }, (_, i) => review(200 + i, 5, `2026-04-${String(10 + i).padStart(2, '0')}`, 'ok'));
+    assert.equal(buildInsights(business, [...recent, ...old], doc.generated_at).temporal.trend.direction, 'improving');
+    const flipped = [...recent.map((r) => ({ ...r, rating: 1 })), ...old.map((r) => ({ ...r, rating: 4 }))];
+    assert.equal(buildInsights(business, flipped, doc.generated_at).temporal.trend.direction, 'declining');
+    assert.equal(doc.temporal.trend.direction, 'insufficient_data');
+    assert.match(doc.temporal.trend.rule, /90 days/);
+    assert.deepEqual(doc.temporal.monthly, [{ month: '2026-06', review_count: 7, average_rating: 3.57, sentiment_score: doc.temporal.monthly[0]!.sentiment_score }]);
+  });
+  it('re-analyses only reviews whose text or rating changed', () => {
+    const cache = new AnalysisCache();
+    buildInsights(business, reviews, doc.generated_at, cache);
+    assert.equal(cache.misses, reviews.length);
+    const changed = reviews.map((r, i) => (i === 0 ? { ...r, text: 'Completely different now: rude.' } : r));
+    buildInsights(business, changed, doc.generated_at, cache);
+    assert.equal(cache.misses, reviews.length + 1);
+    assert.equal(cache.hits, reviews.length - 1);
+  });
+  it('has no summary, quote or date range without reviews', () => {
+    const empty = buildInsights(business, [], doc.generated_at);
+    assert.deepEqual([empty.summary, empty.pull_quote, empty.date_range, empty.review_count], [null, null, null, 0]);
+    InsightsSchema.parse(empty);
+  });
+});
+
+describe('GET /insights.json', () => {
+  let svc: TestService;
+  before(async () => {
+    svc = await startTestService({ business: BUSINESS, reviews: REVIEWS });
+  });
+  after(() => svc.close());
+
+  it('serves the document with the reference top-level fields', async () => {
+    const res = await fetch(`${svc.url}/insights.json`);
+    assert.equal(res.status, 200);
+    assert.equal(res.headers.get('content-type'), 'application/json');
+    const doc = (await res.json()) as Insights;
+    assert.deepEqual(Object.keys(doc), [
+      'version', 'generated_at', 'model', 'review_count', 'date_range', 'overall_sentiment', 'aspects', 'entities', 'topics', 'temporal', 'per_review', 'faq', 'summary', 'pull_quote',
+    ]);
+    InsightsSchema.parse(doc);
+    assert.equal(doc.review_count, 8);
+  });
+  it('has ETag/304, HEAD and compression like the other datasets, and follows changes', async () => {
+    const first = await fetch(`${svc.url}/insights.json`);
+    const etag = first.headers.get('etag')!;
+    assert.equal((await fetch(`${svc.url}/insights.json`, { headers: { 'if-none-match': etag } })).status, 304);
+    const head = await fetch(`${svc.url}/insights.json`, { method: 'HEAD' });
+    assert.equal(head.headers.get('etag'), etag);
+    const br = await new Promise<string | undefined>((resolve, reject) =>
+      request(`${svc.url}/insights.json`, { headers: { 'accept-encoding': 'br' } }, (res) => {
+        res.resume();
+        resolve(res.headers['content-encoding']);
+      }).on('error', reject).end(),
+    );
+    assert.equal(br, 'br');
+    await svc.store.importReviews({ reviews: [review(1, 1, '2026-07-01', 'Rude and way too expensive.')], replace: false, dryRun: false });
+    await svc.server.live.refresh();
+    const changed = await fetch(`${svc.url}/insights.json`, { headers: { 'if-none-match': etag } });
+    assert.equal(changed.status, 200);
+    assert.equal(((await changed.json()) as Insights).review_count, 9);
+  });
+});
