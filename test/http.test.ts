@@ -178,7 +178,7 @@ describe('GET /.well-known/openapi.json', () => {
     assert.equal(result.valid, true, JSON.stringify(result.errors));
     assert.equal(doc.openapi, '3.1.0');
     assert.equal(doc.info.version, '1.0.0');
-    for (const path of ['/reviews.json', '/api/reviews/search', '/api/reviews/since/{date}', '/feed.xml', '/api/feed.json']) assert.ok(doc.paths[path]?.get, path);
+    for (const path of ['/reviews.json', '/api/reviews/search', '/api/reviews/since/{date}', '/feed.xml', '/api/feed.json', '/insights.json']) assert.ok(doc.paths[path]?.get, path);
     assert.ok(doc.paths['/api/websub/hub']?.post, 'hub');
     const params = doc.paths['/api/reviews/search']!.get!.parameters!;
     const limit = params.find((p) => p.name === 'limit')!;

@@ -2,7 +2,6 @@ import type { Business } from '../schema/business.js';
 import type { AspectEntry, Insights, PerReview } from '../schema/insights.js';
 import type { Review } from '../schema/review.js';
 import { wholeWordMatcher } from '../text-match.js';
-import { polarityOf } from './analyser.js';
 import { faqFor } from './faq.js';
 import { AnalysisCache, MODEL_NAME, ReviewAnalyser, type ReviewAnalysis } from './per-review.js';
 import { TAXONOMY_VERSION } from './taxonomy.js';
@@ -45,13 +44,9 @@ function averageRating(items: readonly Analysed[]): number | null {
   return items.length ? round2(items.reduce((s, i) => s + i.review.rating, 0) / items.length) : null;
 }
 
-/** Stats of the reviews matching `re`, with phrases from the sentences that name it. */
-function entityStats(all: readonly Analysed[], pick: (x: Analysed) => boolean, re: RegExp | null) {
-  const items = all.filter(pick);
-  const phrases: string[] = [];
-  for (const { a } of items) {
-    for (const s of a.sentences) if (!re || re.test(s.text)) for (const h of s.aspects) if (h.polarity !== 'neutral') phrases.push(...h.phrases);
-  }
+/** Stats of the reviews naming an entity, with the judging phrases of the sentences that name it. */
+function statsOf(items: readonly Analysed[], phrasesOf: (x: Analysed) => readonly string[]) {
+  const phrases = items.flatMap(phrasesOf);
   return {
     mention_count: items.length,
     average_rating: averageRating(items),
@@ -61,21 +56,42 @@ function entityStats(all: readonly Analysed[], pick: (x: Analysed) => boolean, r
   };
 }
 
-function aspectEntries(analyser: ReviewAnalyser, all: readonly Analysed[]): AspectEntry[] {
+/** Per aspect, in one pass over the reviews: ids by polarity (newest first) and the phrases that judged it. */
+export interface AspectIndex {
+  ids: Record<'positive' | 'neutral' | 'negative', string[]>;
+  phrases: Record<'positive' | 'negative', string[]>;
+}
+
+function indexAspects(all: readonly Analysed[]): Map<string, AspectIndex> {
+  const index = new Map<string, AspectIndex>();
+  for (const { review, a } of all) {
+    for (const hit of a.per.aspects) {
+      let e = index.get(hit.aspect);
+      if (!e) {
+        e = { ids: { positive: [], neutral: [], negative: [] }, phrases: { positive: [], negative: [] } };
+        index.set(hit.aspect, e);
+      }
+      e.ids[hit.polarity].push(review.id);
+      if (hit.polarity !== 'neutral') e.phrases[hit.polarity].push(...hit.phrases);
+    }
+  }
+  return index;
+}
+
+function aspectEntries(analyser: ReviewAnalyser, index: ReadonlyMap<string, AspectIndex>, all: readonly Analysed[]): AspectEntry[] {
   return analyser.analyser.aspects.map((def) => {
-    let positive = 0;
-    let neutral = 0;
-    let negative = 0;
-    const phrases: string[] = [];
+    const e = index.get(def.id);
+    const positive = e?.ids.positive.length ?? 0;
+    const neutral = e?.ids.neutral.length ?? 0;
+    const negative = e?.ids.negative.length ?? 0;
+    const phrases = e ? [...e.phrases.positive, ...e.phrases.negative] : [];
     const examples: string[] = [];
-    for (const { review, a } of all) {
-      const hit = a.per.aspects.find((h) => h.aspect === def.id);
-      if (!hit) continue;
-      if (hit.polarity === 'positive') positive++;
-      else if (hit.polarity === 'negative') negative++;
-      else neutral++;
-      if (hit.polarity !== 'neutral') phrases.push(...hit.phrases);
-      if (examples.length < EXAMPLES) examples.push(review.id);
+    if (e) {
+      const mentioned = new Set([...e.ids.positive, ...e.ids.neutral, ...e.ids.negative]);
+      for (const { review } of all) {
+        if (examples.length === EXAMPLES) break;
+        if (mentioned.has(review.id)) examples.push(review.id);
+      }
     }
     const mentions = positive + neutral + negative;
     return {
@@ -103,27 +119,46 @@ export function buildInsights(business: Business, reviews: readonly Review[], ge
   cache.retain(new Set(reviews.map((r) => r.id)));
 
   const overall = sentimentCounts(all);
-  const aspects = aspectEntries(analyser, all);
+  const aspectIndex = indexAspects(all);
+  const aspects = aspectEntries(analyser, aspectIndex, all);
+
+  // One pass: which reviews name which entity, so each entity's stats read only its own reviews.
+  const named = new Map<string, Analysed[]>();
+  const note = (key: string, x: Analysed) => {
+    const list = named.get(key);
+    if (list) list.push(x);
+    else named.set(key, [x]);
+  };
+  for (const x of all) {
+    for (const t of x.a.per.technicians) note(`t:${t}`, x);
+    for (const id of x.a.per.services) note(`s:${id}`, x);
+    for (const id of x.a.per.problems) note(`p:${id}`, x);
+    for (const c of x.a.candidates) note(`c:${c}`, x);
+  }
+  const entityStats = (key: string, phrasesOf: (x: Analysed) => readonly string[]) => statsOf(named.get(key) ?? [], phrasesOf);
 
   const technicians = analyser.matchers.technicians.map((t) => ({
     name: t.name,
     aliases: t.aliases,
     on_roster: true,
-    ...entityStats(all, (x) => x.a.per.technicians.includes(t.name), t.re),
+    ...entityStats(`t:${t.name}`, (x) => x.a.entityPhrases.get(`t:${t.name}`) ?? []),
   }));
   // Names in a technician's role, seen in at least two reviews, not on the roster.
   for (const name of topCounts(all.flatMap((x) => x.a.candidates), 20)) {
     const re = wholeWordMatcher([name])!;
-    const stats = entityStats(all, (x) => x.a.candidates.includes(name), re);
+    const stats = entityStats(
+      `c:${name}`,
+      (x) => x.a.sentences.filter((s) => re.test(s.text)).flatMap((s) => s.aspects.filter((h) => h.polarity !== 'neutral').flatMap((h) => h.phrases)),
+    );
     if (stats.mention_count >= 2) technicians.push({ name, aliases: [], on_roster: false, ...stats });
   }
   technicians.sort((x, y) => y.mention_count - x.mention_count || (x.name < y.name ? -1 : 1));
 
   const services = analyser.matchers.services
-    .map((s) => ({ id: s.id, label: s.label, ...entityStats(all, (x) => x.a.per.services.includes(s.id), s.re) }))
+    .map((s) => ({ id: s.id, label: s.label, ...entityStats(`s:${s.id}`, (x) => x.a.entityPhrases.get(`s:${s.id}`) ?? []) }))
     .sort((x, y) => y.mention_count - x.mention_count || (x.id < y.id ? -1 : 1));
   const problems = analyser.matchers.problems
-    .map((p) => ({ id: p.id, label: p.label, ...entityStats(all, (x) => x.a.per.problems.includes(p.id), p.re) }))
+    .map((p) => ({ id: p.id, label: p.label, ...entityStats(`p:${p.id}`, (x) => x.a.entityPhrases.get(`p:${p.id}`) ?? []) }))
     .filter((p) => p.mention_count > 0)
     .sort((x, y) => y.mention_count - x.mention_count || (x.id < y.id ? -1 : 1));
   const serviceAreas = analyser.matchers.areas
@@ -138,7 +173,7 @@ export function buildInsights(business: Business, reviews: readonly Review[], ge
   const perReview: Record<string, PerReview> = {};
   for (const { review, a } of all) perReview[review.id] = a.per;
   const dates = reviews.map((r) => r.date).sort();
-  const figures = { business, all, aspects, technicians, services, trend, overall };
+  const figures = { business, all, aspects, aspectIndex, technicians, services, trend, overall };
 
   return {
     version: TAXONOMY_VERSION,
@@ -154,7 +189,7 @@ export function buildInsights(business: Business, reviews: readonly Review[], ge
     },
     aspects,
     entities: { technicians, services, problems, service_areas: serviceAreas },
-    topics: topicsOf(all, business),
+    topics: topicsOf(all),
     temporal: { monthly, trend },
     per_review: perReview,
     faq: faqFor(figures),
@@ -167,6 +202,7 @@ export type Figures = {
   business: Business;
   all: readonly Analysed[];
   aspects: AspectEntry[];
+  aspectIndex: ReadonlyMap<string, AspectIndex>;
   technicians: Insights['entities']['technicians'];
   services: Insights['entities']['services'];
   trend: Insights['temporal']['trend'];

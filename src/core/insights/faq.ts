@@ -1,34 +1,25 @@
 import type { AspectEntry, Insights } from '../schema/insights.js';
-import { topCounts, type Analysed, type Figures } from './build.js';
+import { topCounts, type Figures } from './build.js';
 
 type Faq = Insights['faq'][number];
 
 /** The most frequent phrases that judged an aspect one way. */
-export function phrasesFor(all: readonly Analysed[], aspect: string, polarity: 'positive' | 'negative', n = 3): string[] {
-  return topCounts(
-    all.flatMap(({ a }) => a.per.aspects.filter((h) => h.aspect === aspect && h.polarity === polarity).flatMap((h) => h.phrases)),
-    n,
-  );
+export function phrasesFor(f: Figures, aspect: string, polarity: 'positive' | 'negative', n = 3): string[] {
+  return topCounts(f.aspectIndex.get(aspect)?.phrases[polarity] ?? [], n);
 }
 
 /** Review ids for an aspect: some praise and some complaint, newest first, so an answer shows both sides. */
-function aspectEvidence(all: readonly Analysed[], aspect: string): string[] {
-  const pos: string[] = [];
-  const neg: string[] = [];
-  for (const { review, a } of all) {
-    const hit = a.per.aspects.find((h) => h.aspect === aspect);
-    if (hit?.polarity === 'positive' && pos.length < 3) pos.push(review.id);
-    if (hit?.polarity === 'negative' && neg.length < 2) neg.push(review.id);
-  }
-  return [...pos, ...neg];
+function aspectEvidence(f: Figures, aspect: string): string[] {
+  const e = f.aspectIndex.get(aspect);
+  return e ? [...e.ids.positive.slice(0, 3), ...e.ids.negative.slice(0, 2)] : [];
 }
 
-function aspectAnswer(e: AspectEntry, all: readonly Analysed[]): string {
+function aspectAnswer(e: AspectEntry, f: Figures): string {
   const verdict = e.positive_pct >= 80 ? 'Mostly positive' : e.positive_pct >= 60 ? 'Largely positive' : e.positive_pct >= 40 ? 'Mixed' : 'Mostly negative';
   const quote = (ps: string[]) => ps.slice(0, 3).map((p) => `"${p}"`).join(', ');
-  const praise = phrasesFor(all, e.id, 'positive');
-  const complaint = phrasesFor(all, e.id, 'negative');
-  return `${verdict}: ${e.mention_count} of ${all.length} reviews talk about ${e.label.toLowerCase()}; ${e.positive_count} positive (${e.positive_pct}%), ${e.negative_count} negative, ${e.neutral_count} neutral.${praise.length ? ` Praise: ${quote(praise)}.` : ''}${complaint.length ? ` Complaints: ${quote(complaint)}.` : ''}`;
+  const praise = phrasesFor(f, e.id, 'positive');
+  const complaint = phrasesFor(f, e.id, 'negative');
+  return `${verdict}: ${e.mention_count} of ${f.all.length} reviews talk about ${e.label.toLowerCase()}; ${e.positive_count} positive (${e.positive_pct}%), ${e.negative_count} negative, ${e.neutral_count} neutral.${praise.length ? ` Praise: ${quote(praise)}.` : ''}${complaint.length ? ` Complaints: ${quote(complaint)}.` : ''}`;
 }
 
 const ASPECT_QUESTIONS: [id: string, aspect: string, question: string][] = [
@@ -50,7 +41,7 @@ export function faqFor(f: Figures): Faq[] {
   for (const [id, aspect, question] of ASPECT_QUESTIONS) {
     const e = f.aspects.find((a) => a.id === aspect);
     if (!e || e.mention_count < 3) continue;
-    out.push({ id, question, answer: aspectAnswer(e, f.all), review_ids: aspectEvidence(f.all, aspect) });
+    out.push({ id, question, answer: aspectAnswer(e, f), review_ids: aspectEvidence(f, aspect) });
   }
   const ranked = f.technicians
     .filter((t) => t.mention_count >= 3)
@@ -73,16 +64,16 @@ export function faqFor(f: Figures): Faq[] {
       id: 'most_praised',
       question: 'What do customers like most?',
       answer: `${praised.label}: praised in ${praised.positive_count} reviews (${praised.positive_pct}% of those that mention it).`,
-      review_ids: aspectEvidence(f.all, praised.id).slice(0, 3),
+      review_ids: aspectEvidence(f, praised.id).slice(0, 3),
     });
   }
   const complained = [...judged].sort((x, y) => y.negative_count - x.negative_count || (x.id < y.id ? -1 : 1))[0];
   if (complained && complained.negative_count > 0) {
-    const ids = f.all.filter((x) => x.a.per.aspects.some((h) => h.aspect === complained.id && h.polarity === 'negative')).slice(0, 5).map((x) => x.review.id);
+    const ids = f.aspectIndex.get(complained.id)!.ids.negative.slice(0, 5);
     out.push({
       id: 'most_complained',
       question: 'What do customers complain about most?',
-      answer: `${complained.label}: criticised in ${complained.negative_count} reviews (${Math.round((complained.negative_count / complained.mention_count) * 1000) / 10}% of those that mention it).${phrasesFor(f.all, complained.id, 'negative').length ? ` Typical words: ${phrasesFor(f.all, complained.id, 'negative').map((p) => `"${p}"`).join(', ')}.` : ''}`,
+      answer: `${complained.label}: criticised in ${complained.negative_count} reviews (${Math.round((complained.negative_count / complained.mention_count) * 1000) / 10}% of those that mention it).${phrasesFor(f, complained.id, 'negative').length ? ` Typical words: ${phrasesFor(f, complained.id, 'negative').map((p) => `"${p}"`).join(', ')}.` : ''}`,
       review_ids: ids,
     });
   }

@@ -4,6 +4,7 @@ import type { Review } from '../schema/review.js';
 import { AspectAnalyser, polarityOf, type SentenceAnalysis } from './analyser.js';
 import { candidateTechnicianNames, entityMatchers, type EntityMatchers } from './entities.js';
 import { TAXONOMY_VERSION } from './taxonomy.js';
+import { reviewBigrams, topicStopWords } from './topics.js';
 
 /** Bumped whenever the analysis of a given text can change (lexicon, rules). */
 export const ANALYSER_VERSION = '1.0.0';
@@ -14,6 +15,10 @@ export interface ReviewAnalysis {
   sentences: SentenceAnalysis[];
   /** Names in a technician's role that are not on the roster. */
   candidates: string[];
+  /** Judging phrases of the sentences naming each technician, service or problem ("t:Al", "s:ac_repair", "p:leak"). */
+  entityPhrases: Map<string, string[]>;
+  /** Two-word phrases the review uses, for topics. */
+  bigrams: string[];
 }
 
 /** Compresses an unbounded sum of judgements into -1..1, as VADER's compound score does. */
@@ -27,11 +32,13 @@ export class ReviewAnalyser {
   readonly matchers: EntityMatchers;
   readonly key: string;
   private readonly known: Set<string>;
+  private readonly topicSkip: (w: string) => boolean;
 
   constructor(readonly business: Business) {
     this.analyser = new AspectAnalyser(business.custom_aspects ?? []);
     this.matchers = entityMatchers(business);
     this.known = new Set(business.technicians.flatMap((t) => [t.name, ...t.aliases]).map((n) => n.toLowerCase()));
+    this.topicSkip = topicStopWords(business);
     this.key = JSON.stringify([ANALYSER_VERSION, business.technicians, business.services, business.service_areas, business.custom_aspects ?? [], business.name]);
   }
 
@@ -61,7 +68,24 @@ export class ReviewAnalyser {
       services: text ? this.matchers.services.filter((s) => s.re.test(text)).map((s) => s.id) : [],
       problems: text ? this.matchers.problems.filter((p) => p.re.test(text)).map((p) => p.id) : [],
     };
-    return { per, sentences, candidates: text ? candidateTechnicianNames(text, this.business, this.known) : [] };
+    const entityPhrases = new Map<string, string[]>();
+    const named: [string, RegExp][] = [
+      ...this.matchers.technicians.filter((t) => per.technicians.includes(t.name)).map((t): [string, RegExp] => [`t:${t.name}`, t.re]),
+      ...this.matchers.services.filter((x) => per.services.includes(x.id)).map((x): [string, RegExp] => [`s:${x.id}`, x.re]),
+      ...this.matchers.problems.filter((x) => per.problems.includes(x.id)).map((x): [string, RegExp] => [`p:${x.id}`, x.re]),
+    ];
+    for (const [key, re] of named) {
+      const phrases: string[] = [];
+      for (const s of sentences) if (re.test(s.text)) for (const h of s.aspects) if (h.polarity !== 'neutral') phrases.push(...h.phrases);
+      entityPhrases.set(key, phrases);
+    }
+    return {
+      per,
+      sentences,
+      candidates: text ? candidateTechnicianNames(text, this.business, this.known) : [],
+      entityPhrases,
+      bigrams: reviewBigrams(sentences, this.topicSkip),
+    };
   }
 }
 

@@ -21,7 +21,7 @@ export function summaryOf(f: Figures): string | null {
   }
   const complaint = [...f.aspects].filter((a) => a.negative_count >= 1).sort((x, y) => y.negative_count - x.negative_count || (x.id < y.id ? -1 : 1))[0];
   if (complaint) {
-    const said = phrasesFor(f.all, complaint.id, 'negative', 2);
+    const said = phrasesFor(f, complaint.id, 'negative', 2);
     const words = said.length ? `, in words like ${said.map((p) => `"${p}"`).join(' and ')}` : '';
     parts.push(`The most common complaint is about ${complaint.label.toLowerCase()}: ${complaint.negative_count} negative mention${complaint.negative_count === 1 ? '' : 's'}${words}.`);
   }

@@ -9,31 +9,33 @@ const STOP = new Set(
   ),
 );
 
-/** Recurring two-word phrases (by how many reviews use them), the themes customers come back to. */
 /** Words that recur in reviews without being a theme: courtesy, framing, the business's own name, its people. */
 const FRAMING = new Set('called call calling around because using used use time times second first thank thanks stars star definitely highly recommend recommended will company go-to really also again would could review five four'.split(' '));
 
-export function topicsOf(all: readonly Analysed[], business: Business, max = 12, minReviews = 3): Insights['topics'] {
-  const own = new Set(
-    [business.name, ...business.technicians.flatMap((t) => [t.name, ...t.aliases])].flatMap((n) => tokenize(n)),
-  );
-  const skip = (w: string) => STOP.has(w) || FRAMING.has(w) || own.has(w) || /^\d+$/.test(w) || w.length < 3;
+/** Which words cannot start or end a topic phrase, for this business. */
+export function topicStopWords(business: Business): (w: string) => boolean {
+  const own = new Set([business.name, ...business.technicians.flatMap((t) => [t.name, ...t.aliases])].flatMap((n) => tokenize(n)));
+  return (w: string) => STOP.has(w) || FRAMING.has(w) || own.has(w) || /^\d+$/.test(w) || w.length < 3;
+}
+
+/** The distinct two-word phrases of one review's sentences. */
+export function reviewBigrams(sentences: readonly { text: string }[], skip: (w: string) => boolean): string[] {
+  const seen = new Set<string>();
+  for (const s of sentences) {
+    const toks = tokenize(s.text);
+    for (let i = 0; i + 1 < toks.length; i++) if (!skip(toks[i]!) && !skip(toks[i + 1]!)) seen.add(`${toks[i]} ${toks[i + 1]}`);
+  }
+  return [...seen];
+}
+
+/** Recurring two-word phrases (by how many reviews use them), the themes customers come back to. */
+export function topicsOf(all: readonly Analysed[], max = 12, minReviews = 3): Insights['topics'] {
   const byPhrase = new Map<string, Analysed[]>();
   for (const x of all) {
-    if (!x.review.text) continue;
-    const seen = new Set<string>();
-    for (const s of x.a.sentences) {
-      const toks = tokenize(s.text);
-      for (let i = 0; i + 1 < toks.length; i++) {
-        const [w1, w2] = [toks[i]!, toks[i + 1]!];
-        if (skip(w1) || skip(w2)) continue;
-        seen.add(`${w1} ${w2}`);
-      }
-    }
-    for (const p of seen) {
-      const list = byPhrase.get(p) ?? [];
-      list.push(x);
-      byPhrase.set(p, list);
+    for (const p of x.a.bigrams) {
+      const list = byPhrase.get(p);
+      if (list) list.push(x);
+      else byPhrase.set(p, [x]);
     }
   }
   return [...byPhrase]
