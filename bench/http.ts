@@ -10,7 +10,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import autocannon from 'autocannon';
 import { pino } from 'pino';
-import { loadHubConfig } from '../src/config.js';
+import { loadHubConfig, loadMcpConfig } from '../src/config.js';
 import { DEMO_BUSINESS } from '../src/core/demo/business.js';
 import { demoReviews } from '../src/core/demo/reviews.js';
 import { startServer } from '../src/http/server.js';
@@ -19,7 +19,7 @@ import { SqliteStore } from '../src/store/sqlite/sqlite-store.js';
 const seconds = Number(process.argv[2] ?? 5);
 const store = new SqliteStore(join(mkdtempSync(join(tmpdir(), 'rc-bench-')), 'bench.db'));
 await store.importReviews({ reviews: demoReviews(), business: DEMO_BUSINESS, replace: false, dryRun: false });
-const server = await startServer({ store, logger: pino({ level: 'silent' }), host: '127.0.0.1', port: 0, revisionPollMs: 1000, hub: loadHubConfig({}) });
+const server = await startServer({ store, logger: pino({ level: 'silent' }), host: '127.0.0.1', port: 0, revisionPollMs: 1000, hub: loadHubConfig({}), mcp: loadMcpConfig({}) });
 
 async function body(path: string, encoding: string): Promise<{ buf: Buffer; type: string; etag: string }> {
   const res = await fetch(`${server.url}${path}`, { headers: { 'accept-encoding': encoding } });

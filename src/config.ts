@@ -44,6 +44,28 @@ export interface ServeConfig {
   /** How often the server checks the store for changes made by other processes. */
   revisionPollMs: number;
   hub: HubConfig;
+  mcp: McpConfig;
+}
+
+export interface McpConfig {
+  /** A session unused this long ends. */
+  sessionIdleSeconds: number;
+  /** No session outlives this, used or not. */
+  sessionMaxSeconds: number;
+  /** Origins besides BASE_URL's own that may call /mcp from a browser. */
+  allowedOrigins: string[];
+}
+
+export function loadMcpConfig(env: NodeJS.ProcessEnv = process.env): McpConfig {
+  const origins = (env.MCP_ALLOWED_ORIGINS ?? '')
+    .split(',')
+    .map((o) => o.trim())
+    .filter(Boolean);
+  for (const o of origins) {
+    if (!URL.canParse(o) || new URL(o).origin !== o) throw new ConfigError('MCP_ALLOWED_ORIGINS', `"${o}" is not an origin like https://app.example`);
+  }
+  const sessionIdleSeconds = intVar(env, 'MCP_SESSION_IDLE_SECONDS', 1800, 10, 31_536_000);
+  return { sessionIdleSeconds, sessionMaxSeconds: intVar(env, 'MCP_SESSION_MAX_SECONDS', 86_400, sessionIdleSeconds, 31_536_000), allowedOrigins: origins };
 }
 
 export interface HubConfig {
@@ -96,6 +118,7 @@ export function loadServeConfig(env: NodeJS.ProcessEnv = process.env): ServeConf
     logLevel: level.data,
     revisionPollMs: intVar(env, 'REVISION_POLL_MS', 500, 50, 60_000),
     hub: loadHubConfig(env),
+    mcp: loadMcpConfig(env),
   };
 }
 

@@ -3,7 +3,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pino } from 'pino';
-import { loadHubConfig, type HubConfig } from '../src/config.js';
+import { loadHubConfig, loadMcpConfig, type HubConfig, type McpConfig } from '../src/config.js';
 import type { Business } from '../src/core/schema/business.js';
 import type { Review } from '../src/core/schema/review.js';
 import { startServer, type RunningServer } from '../src/http/server.js';
@@ -26,7 +26,7 @@ export interface TestService {
 
 /** A real server on a free port over a real SQLite file, seeded with the data given. */
 export async function startTestService(
-  seed: { business?: Business; reviews?: Review[]; dbPath?: string; hub?: Partial<HubConfig> } = {},
+  seed: { business?: Business; reviews?: Review[]; dbPath?: string; hub?: Partial<HubConfig>; mcp?: Partial<McpConfig> } = {},
 ): Promise<TestService> {
   const dbPath = seed.dbPath ?? join(tempDir(), 'test.db');
   const store = new SqliteStore(dbPath);
@@ -34,7 +34,7 @@ export async function startTestService(
     await store.importReviews({ reviews: seed.reviews ?? [], business: seed.business, replace: false, dryRun: false });
   }
   const hub = { ...loadHubConfig({}), pollMs: 50, ...seed.hub };
-  const server = await startServer({ store, logger: pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }), host: '127.0.0.1', port: 0, revisionPollMs: 100, hub });
+  const server = await startServer({ store, logger: pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }), host: '127.0.0.1', port: 0, revisionPollMs: 100, hub, mcp: { ...loadMcpConfig({}), ...seed.mcp } });
   return {
     url: server.url,
     store,

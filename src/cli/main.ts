@@ -50,6 +50,7 @@ async function serve(): Promise<void> {
     baseUrl: config.baseUrl,
     revisionPollMs: config.revisionPollMs,
     hub: config.hub,
+    mcp: config.mcp,
   });
   logger.info({ url: server.url, base_url: config.baseUrl, database: config.database.path }, `reviewcast listening on ${server.url}`);
   const stop = async (signal: string) => {

@@ -32,14 +32,23 @@ export async function buildApp(operations: readonly Operation[], ctx: ServiceCon
   await app.register(formbody, { bodyLimit: 16 * 1024 });
   await app.register(rateLimit, { global: false });
 
-  const allowed = new Map<string, Set<string>>();
-  for (const op of operations) {
-    app.route({
+  const route = (scope: typeof app, op: Operation) =>
+    scope.route({
       method: op.method,
       url: fastifyUrl(op.path),
       handler: (req, reply) => op.handler(req, reply, ctx),
       ...(op.rateLimited ? { config: { rateLimit: { max: ctx.hub.config.rateLimitPerMinute, timeWindow: 60_000 } } } : {}),
     });
+  // Raw-body routes live in their own scope, where every body arrives as a string.
+  await app.register(async (scope) => {
+    scope.removeAllContentTypeParsers();
+    scope.addContentTypeParser('*', { parseAs: 'string' }, (_req, body, done) => done(null, body));
+    for (const op of operations) if (op.rawBody) route(scope as unknown as typeof app, op);
+  });
+
+  const allowed = new Map<string, Set<string>>();
+  for (const op of operations) {
+    if (!op.rawBody) route(app, op);
     const methods = allowed.get(op.path) ?? new Set<string>();
     methods.add(op.method);
     if (op.method === 'GET') methods.add('HEAD');

@@ -2,12 +2,15 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import type { LiveData } from '../live/live-data.js';
 import type { Hub } from '../websub/hub.js';
+import type { McpConfig } from '../config.js';
+import type { McpSessions } from '../mcp/sessions.js';
 
 export interface ServiceContext {
   live: LiveData;
   /** Public origin, no trailing slash. */
   baseUrl: string;
   hub: Hub;
+  mcp: { sessions: McpSessions; config: McpConfig; version: string };
 }
 
 export interface ResponseDoc {
@@ -36,6 +39,8 @@ export interface Operation {
   topic?: boolean;
   /** Per-client rate limit (hub requests). */
   rateLimited?: boolean;
+  /** The handler gets the body as an unparsed string, whatever its Content-Type (MCP parses and answers JSON-RPC itself). */
+  rawBody?: boolean;
   requestBody?: { contentType: string; description: string; schema?: Record<string, unknown> };
   responses: Record<string, ResponseDoc>;
   handler: (req: FastifyRequest, reply: FastifyReply, ctx: ServiceContext) => FastifyReply | Promise<FastifyReply>;

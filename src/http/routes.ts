@@ -6,6 +6,7 @@ import { JsonFeedSchema } from '../core/schema/jsonfeed.js';
 import { HubRequestSchema } from '../core/schema/websub.js';
 import { reviewsSince, searchReviews } from '../core/search.js';
 import { handleHubRequest } from '../websub/hub-route.js';
+import { MCP_PATH, handleMcpDelete, handleMcpGet, handleMcpPost } from '../mcp/mcp-route.js';
 import { topicLinkHeader } from '../websub/hub.js';
 import { ReviewsDatasetSchema } from '../core/schema/dataset.js';
 import { ErrorBodySchema } from '../core/schema/error.js';
@@ -145,6 +146,64 @@ export const operations: Operation[] = [
       });
       return sendRepresentation(req, reply, rep);
     },
+  },
+  {
+    method: 'POST',
+    path: MCP_PATH,
+    operationId: 'mcp',
+    tag: 'MCP',
+    summary: 'MCP endpoint (streamable HTTP, JSON responses)',
+    description:
+      'Model Context Protocol over streamable HTTP (protocol 2025-06-18 and the other versions of the MCP SDK). One JSON-RPC 2.0 message per POST; Accept must list application/json and text/event-stream. The initialize response carries Mcp-Session-Id; send it on every later request (400 without, 404 when unknown, expired or deleted). Send MCP-Protocol-Version after initialize (400 when unsupported). A browser Origin other than the service\'s own (or MCP_ALLOWED_ORIGINS) gets 403. Read-only tools: get_business, search_reviews, get_review, get_reviews_since, list_aspects, get_aspect_sentiment, get_technician, get_service, get_trends, get_faq, get_summary. Unknown tool: JSON-RPC error -32602; unknown method -32601; unparseable body -32700 with HTTP 400; invalid arguments: a result with isError naming the argument.',
+    rawBody: true,
+    requestBody: {
+      contentType: 'application/json',
+      description: 'A JSON-RPC 2.0 request or notification',
+      schema: {
+        type: 'object',
+        required: ['jsonrpc', 'method'],
+        properties: { jsonrpc: { const: '2.0' }, id: { type: ['string', 'integer'] }, method: { type: 'string' }, params: { type: 'object' } },
+        example: { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'search_reviews', arguments: { rating: 5, limit: 3 } } },
+      },
+    },
+    responses: {
+      '200': {
+        description: 'JSON-RPC response; on initialize, the Mcp-Session-Id header',
+        contentType: 'application/json',
+        headers: { 'Mcp-Session-Id': { description: 'Session id (only on initialize)', schema: { type: 'string' } } },
+      },
+      '202': { description: 'Notification accepted; no body' },
+      '400': { description: 'Missing Mcp-Session-Id, unsupported MCP-Protocol-Version, or unparseable JSON (-32700)', contentType: 'application/json' },
+      '403': { description: 'Origin not allowed', contentType: 'application/json' },
+      '404': { description: 'Session unknown, expired or deleted', contentType: 'application/json' },
+      '406': { description: 'Accept does not list application/json and text/event-stream', contentType: 'application/json' },
+      '415': { description: 'Content-Type is not application/json', contentType: 'application/json' },
+    },
+    handler: handleMcpPost,
+  },
+  {
+    method: 'DELETE',
+    path: MCP_PATH,
+    operationId: 'mcpEndSession',
+    tag: 'MCP',
+    summary: 'End an MCP session',
+    description: 'Ends the session named in Mcp-Session-Id on every replica; later requests with it get 404.',
+    responses: {
+      '204': { description: 'Session ended' },
+      '400': { description: 'No Mcp-Session-Id header', contentType: 'application/json' },
+      '404': { description: 'No such live session', contentType: 'application/json' },
+    },
+    handler: handleMcpDelete,
+  },
+  {
+    method: 'GET',
+    path: MCP_PATH,
+    operationId: 'mcpStream',
+    tag: 'MCP',
+    summary: 'Server-initiated stream (not offered)',
+    description: 'Always 405: this server sends nothing unasked, so it opens no SSE stream.',
+    responses: { '405': { description: 'Method Not Allowed', contentType: 'application/json' } },
+    handler: handleMcpGet,
   },
   {
     method: 'GET',

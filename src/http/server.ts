@@ -1,5 +1,7 @@
 import type { Logger } from 'pino';
-import type { HubConfig } from '../config.js';
+import { readFileSync } from 'node:fs';
+import type { HubConfig, McpConfig } from '../config.js';
+import { McpSessions } from '../mcp/sessions.js';
 import { LiveData } from '../live/live-data.js';
 import { Hub } from '../websub/hub.js';
 import type { Store } from '../store/store.js';
@@ -24,7 +26,10 @@ export interface ServerOptions {
   baseUrl?: string;
   revisionPollMs: number;
   hub: HubConfig;
+  mcp: McpConfig;
 }
+
+const VERSION = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 
 /** Starts the HTTP service over a store; closing it stops polling but leaves the store open. */
 export async function startServer(opts: ServerOptions): Promise<RunningServer> {
@@ -34,6 +39,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   const ctx = {
     live,
     hub,
+    mcp: { sessions: await McpSessions.open(opts.store, opts.mcp), config: opts.mcp, version: VERSION },
     get baseUrl() {
       return baseUrl;
     },

@@ -43,6 +43,15 @@ export interface Store extends HubStore {
   load(): Promise<StoredData>;
   /** Merge by id, atomically: all of it or none of it. The revision moves only if something changed. */
   importReviews(req: ImportRequest): Promise<ImportOutcome>;
+  /** Records a new MCP session. */
+  createMcpSession(id: string, now: number): Promise<void>;
+  /**
+   * Checks an MCP session and marks it used: 'ok', 'unknown', 'ended' (deleted) or 'idle' (unused
+   * for longer than idleMs). last_seen is written at most every `touchEveryMs` to spare writes.
+   */
+  useMcpSession(id: string, now: number, idleMs: number, touchEveryMs: number): Promise<'ok' | 'unknown' | 'ended' | 'idle'>;
+  /** Ends a session; false when it was not live. */
+  endMcpSession(id: string, now: number): Promise<boolean>;
   /** A value kept in the store's key-value table (e.g. signing keys), created once atomically if absent. */
   getOrCreateSetting(key: string, create: () => string): Promise<string>;
   close(): Promise<void>;

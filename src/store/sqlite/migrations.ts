@@ -48,4 +48,11 @@ export const sqliteMigrations: readonly string[] = [
    );
    CREATE INDEX hub_deliveries_due ON hub_deliveries (due_at);
    CREATE TABLE hub_topics (topic TEXT PRIMARY KEY, etag TEXT NOT NULL) WITHOUT ROWID;`,
+  // MCP sessions: the id is a signed token; this row tracks idleness and DELETE across replicas.
+  `CREATE TABLE mcp_sessions (
+     id TEXT PRIMARY KEY,
+     created_at INTEGER NOT NULL,
+     last_seen_at INTEGER NOT NULL,
+     ended_at INTEGER
+   ) WITHOUT ROWID;`,
 ];

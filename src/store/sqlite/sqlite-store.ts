@@ -124,6 +124,25 @@ export class SqliteStore implements Store {
     return run.immediate();
   }
 
+  async createMcpSession(id: string, now: number): Promise<void> {
+    this.db.prepare('INSERT INTO mcp_sessions (id, created_at, last_seen_at) VALUES (?, ?, ?)').run(id, now, now);
+  }
+
+  async useMcpSession(id: string, now: number, idleMs: number, touchEveryMs: number): Promise<'ok' | 'unknown' | 'ended' | 'idle'> {
+    const row = this.db.prepare('SELECT last_seen_at, ended_at FROM mcp_sessions WHERE id = ?').get(id) as
+      | { last_seen_at: number; ended_at: number | null }
+      | undefined;
+    if (!row) return 'unknown';
+    if (row.ended_at !== null) return 'ended';
+    if (now - row.last_seen_at > idleMs) return 'idle';
+    if (now - row.last_seen_at >= touchEveryMs) this.db.prepare('UPDATE mcp_sessions SET last_seen_at = ? WHERE id = ?').run(now, id);
+    return 'ok';
+  }
+
+  async endMcpSession(id: string, now: number): Promise<boolean> {
+    return this.db.prepare('UPDATE mcp_sessions SET ended_at = ? WHERE id = ? AND ended_at IS NULL').run(now, id).changes > 0;
+  }
+
   async enqueueVerification(req: VerificationRequest, now: number): Promise<void> {
     this.db
       .prepare(

@@ -1,0 +1,111 @@
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import {
+  CallToolRequestSchema,
+  ErrorCode,
+  ListResourcesRequestSchema,
+  ListResourceTemplatesRequestSchema,
+  ListToolsRequestSchema,
+  McpError,
+  ReadResourceRequestSchema,
+  SetLevelRequestSchema,
+  type CallToolResult,
+} from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
+import type { Snapshot } from '../live/snapshot.js';
+import { TOOLS, ToolFailure } from './tools.js';
+
+function jsonSchema(schema: z.ZodObject, io: 'input' | 'output'): { type: 'object'; [k: string]: unknown } {
+  // A fresh object of the same shape: a registered schema at the root would become a bare $ref, and MCP wants type "object" there.
+  const out = z.toJSONSchema(z.object(schema.shape), { io, unrepresentable: 'any' }) as { type: 'object'; [k: string]: unknown };
+  delete out.$schema;
+  return out;
+}
+
+/** The tool list never changes while the process runs, so its JSON schemas are made once. */
+const TOOL_LIST = TOOLS.map((t) => ({
+  name: t.name,
+  title: t.title,
+  description: t.description,
+  inputSchema: jsonSchema(t.input, 'input'),
+  outputSchema: jsonSchema(t.output, 'output'),
+  annotations: { title: t.title, readOnlyHint: true, openWorldHint: false, idempotentHint: true, destructiveHint: false },
+}));
+
+export function toolList(): typeof TOOL_LIST {
+  return TOOL_LIST;
+}
+
+function result(structured: Record<string, unknown>): CallToolResult {
+  return { content: [{ type: 'text', text: JSON.stringify(structured) }], structuredContent: structured };
+}
+
+function failure(message: string): CallToolResult {
+  return { content: [{ type: 'text', text: message }], isError: true };
+}
+
+function instructions(snap: Snapshot): string {
+  const b = snap.business;
+  const rating = snap.aggregate.rating_value === null ? 'no reviews yet' : `${snap.aggregate.rating_value} out of 5 from ${snap.aggregate.review_count} verified reviews`;
+  return [
+    `Read-only access to the verified customer reviews of ${b.name}${b.address?.locality ? ` (${b.address.locality})` : ''}: ${rating}.`,
+    'Start with get_summary or get_business. For a question about one side of the service (timeliness, prices, cleanliness ...) use list_aspects and get_aspect_sentiment; about a person, get_technician; about a service, get_service; for quotes or counts, search_reviews; for change over time, get_trends; common questions are answered by get_faq.',
+    'Quote reviews as written and cite review ids. Every tool is read-only; nothing can be changed through this server.',
+  ].join(' ');
+}
+
+/**
+ * A low-level MCP server over one snapshot of the data. One is made per HTTP request (the
+ * transport is stateless; sessions are checked before the request reaches it), so every
+ * answer reflects the current revision and no replica holds state another lacks.
+ */
+export function buildMcpServer(snap: Snapshot, baseUrl: string, version: string): Server {
+  const server = new Server(
+    { name: 'reviewcast', title: `${snap.business.name} reviews`, version },
+    { capabilities: { tools: { listChanged: false }, resources: { listChanged: false }, logging: {} }, instructions: instructions(snap) },
+  );
+
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: TOOL_LIST }));
+
+  server.setRequestHandler(CallToolRequestSchema, (req) => {
+    const tool = TOOLS.find((t) => t.name === req.params.name);
+    if (!tool) throw new McpError(ErrorCode.InvalidParams, `Unknown tool "${req.params.name}". Available tools: ${TOOLS.map((t) => t.name).join(', ')}`);
+    const parsed = tool.input.safeParse(req.params.arguments ?? {});
+    if (!parsed.success) {
+      const problems = parsed.error.issues.map((i) =>
+        i.code === 'unrecognized_keys'
+          ? `unknown argument(s) ${i.keys.map((k) => `"${k}"`).join(', ')}: remove them (accepted: ${Object.keys(tool.input.shape).join(', ') || 'none'})`
+          : `argument "${i.path.join('.') || '(arguments)'}": ${i.message}`,
+      );
+      return failure(`Invalid arguments for ${tool.name}: ${problems.join('; ')}. Fix these and call again.`);
+    }
+    const out = tool.run(parsed.data as never, snap);
+    return out instanceof ToolFailure ? failure(out.message) : result(out as Record<string, unknown>);
+  });
+
+  const resources = [
+    { uri: `${baseUrl}/reviews.json`, name: 'reviews', title: 'All reviews', description: 'Business profile, aggregate rating and every review (newest first)', mimeType: 'application/json' },
+    { uri: `${baseUrl}/insights.json`, name: 'insights', title: 'Review insights', description: 'Aspect sentiment, entities, topics, trend, FAQ and summary', mimeType: 'application/json' },
+  ];
+  const reviewUri = /^review:\/\/([0-9A-HJKMNP-TV-Z]{26})$/;
+  server.setRequestHandler(ListResourcesRequestSchema, () => ({ resources }));
+  server.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({
+    resourceTemplates: [{ uriTemplate: 'review://{id}', name: 'review', title: 'One review', description: 'A single review by id, with its analysis', mimeType: 'application/json' }],
+  }));
+  server.setRequestHandler(ReadResourceRequestSchema, (req) => {
+    const uri = req.params.uri;
+    let text: string | undefined;
+    if (uri === resources[0]!.uri) text = snap.reviewsJson.identity.toString();
+    else if (uri === resources[1]!.uri) text = JSON.stringify(snap.insights());
+    else {
+      const id = reviewUri.exec(uri)?.[1];
+      const review = id && snap.index.reviews.find((r) => r.id === id);
+      if (review) text = JSON.stringify({ review, analysis: snap.insights().per_review[review.id] });
+    }
+    if (text === undefined) throw new McpError(ErrorCode.InvalidParams, `Unknown resource "${uri}". Resources: ${resources.map((r) => r.uri).join(', ')}, review://{id}`);
+    return { contents: [{ uri, mimeType: 'application/json', text }] };
+  });
+
+  // Nothing is logged to clients; accepting the level keeps clients that set it working.
+  server.setRequestHandler(SetLevelRequestSchema, () => ({}));
+  return server;
+}

@@ -1,0 +1,186 @@
+import { z } from 'zod';
+import { reviewsSince, searchReviews } from '../core/search.js';
+import { BusinessSchema } from '../core/schema/business.js';
+import { IsoDate } from '../core/schema/common.js';
+import { AggregateRatingSchema } from '../core/schema/dataset.js';
+import {
+  AspectEntrySchema,
+  FaqEntrySchema,
+  InsightsSchema,
+  PerReviewSchema,
+  PullQuoteSchema,
+  ServiceEntitySchema,
+  TechnicianEntitySchema,
+} from '../core/schema/insights.js';
+import { ReviewSchema, type Review } from '../core/schema/review.js';
+import { SearchQuerySchema, SearchResultSchema, SinceResultSchema } from '../core/schema/search.js';
+import type { Snapshot } from '../live/snapshot.js';
+
+/** A tool's answer when the arguments name nothing that exists: said plainly, with the valid choices. */
+export class ToolFailure {
+  constructor(readonly message: string) {}
+}
+
+export interface ToolDef {
+  name: string;
+  title: string;
+  description: string;
+  input: z.ZodObject;
+  output: z.ZodObject;
+  run(args: never, snap: Snapshot): unknown;
+}
+
+/** Keeps each tool's argument and result types tied to its schemas. */
+function tool<I extends z.ZodObject, O extends z.ZodObject>(def: {
+  name: string;
+  title: string;
+  description: string;
+  input: I;
+  output: O;
+  run(args: z.output<I>, snap: Snapshot): z.input<O> | ToolFailure;
+}): ToolDef {
+  return def as unknown as ToolDef;
+}
+
+const NoArgs = z.strictObject({});
+const norm = (s: string) => s.trim().toLowerCase();
+const byIds = (snap: Snapshot, ids: readonly string[]): Review[] => {
+  const set = new Set(ids);
+  return snap.index.reviews.filter((r) => set.has(r.id));
+};
+
+export const TOOLS: ToolDef[] = [
+  tool({
+    name: 'get_business',
+    title: 'Business profile',
+    description:
+      'Who the business is: name, description, contact, address, opening hours, service areas, services, technicians, and the aggregate star rating with review count. Use first, or whenever the user asks about the business itself rather than what reviews say.',
+    input: NoArgs,
+    output: z.object({ business: BusinessSchema, aggregate_rating: AggregateRatingSchema }),
+    run: (_args, snap) => ({ business: snap.business, aggregate_rating: snap.aggregate }),
+  }),
+  tool({
+    name: 'search_reviews',
+    title: 'Search reviews',
+    description:
+      'Find reviews by star rating, date range, text, technician or service; all filters combine. Use to quote or count what customers said about something specific. Returns { matched, returned, reviews } newest first; matched counts every match, returned what limit let through. Same filters as GET /api/reviews/search.',
+    input: SearchQuerySchema,
+    output: SearchResultSchema,
+    run: (args, snap) => searchReviews(snap.index, args),
+  }),
+  tool({
+    name: 'get_review',
+    title: 'One review',
+    description: 'A single review by its id (as returned by other tools), with its per-review analysis: sentiment and the aspects it mentions.',
+    input: z.strictObject({ id: z.string().min(1).describe('Review id (ULID), e.g. from search_reviews') }),
+    output: z.object({ review: ReviewSchema, analysis: PerReviewSchema }),
+    run: ({ id }, snap) => {
+      const review = snap.index.reviews.find((r) => r.id === id.trim().toUpperCase());
+      if (!review) return new ToolFailure(`No review has id "${id}". Ids come from search_reviews or get_reviews_since.`);
+      return { review, analysis: snap.insights().per_review[review.id]! };
+    },
+  }),
+  tool({
+    name: 'get_reviews_since',
+    title: 'Reviews since a date',
+    description: 'Every review dated on or after a date, newest first. Use for "what is new since ..." questions.',
+    input: z.strictObject({ date: IsoDate.describe('First day to include, YYYY-MM-DD') }),
+    output: SinceResultSchema,
+    run: ({ date }, snap) => {
+      const reviews = reviewsSince(snap.index, date);
+      return { since: date, count: reviews.length, reviews };
+    },
+  }),
+  tool({
+    name: 'list_aspects',
+    title: 'All aspects at a glance',
+    description:
+      'Every aspect of the service customers judge (punctuality, pricing, communication, professionalism, quality of work, technical knowledge, cleanliness, scheduling, customer service, warranty, plus any the business added) with mentions and share positive. Use to see strengths and weaknesses, then get_aspect_sentiment for detail.',
+    input: NoArgs,
+    output: z.object({
+      aspects: z.array(z.object({ id: z.string(), label: z.string(), mention_count: z.int(), positive_pct: z.number(), negative_count: z.int(), score: z.number() })),
+    }),
+    run: (_args, snap) => ({
+      aspects: snap.insights().aspects.map(({ id, label, mention_count, positive_pct, negative_count, score }) => ({ id, label, mention_count, positive_pct, negative_count, score })),
+    }),
+  }),
+  tool({
+    name: 'get_aspect_sentiment',
+    title: 'Sentiment about one aspect',
+    description:
+      'What customers say about one aspect: positive, neutral and negative counts, share positive, score, the phrases they use and example review ids. Use for questions like "are they on time?" or "are prices fair?".',
+    input: z.strictObject({ aspect: z.string().min(1).describe('Aspect id or label, e.g. "punctuality" or "Pricing and value"; list_aspects has them all') }),
+    output: AspectEntrySchema,
+    run: ({ aspect }, snap) => {
+      const all = snap.insights().aspects;
+      const hit = all.find((a) => a.id === norm(aspect) || norm(a.label) === norm(aspect));
+      return hit ?? new ToolFailure(`Unknown aspect "${aspect}". Valid aspects: ${all.map((a) => `${a.id} (${a.label})`).join(', ')}.`);
+    },
+  }),
+  tool({
+    name: 'get_technician',
+    title: 'A technician in reviews',
+    description:
+      'How customers rate one technician: reviews naming them, average rating, sentiment, the words used about them, and their most recent reviews. Accepts a name or alias. Use for "who should I ask for?" or "what do people say about Marco?".',
+    input: z.strictObject({ name: z.string().min(1).describe('Technician name or alias as customers write it') }),
+    output: z.object({ technician: TechnicianEntitySchema, recent_reviews: z.array(ReviewSchema) }),
+    run: ({ name }, snap) => {
+      const techs = snap.insights().entities.technicians;
+      const hit = techs.find((t) => norm(t.name) === norm(name) || t.aliases.some((a) => norm(a) === norm(name)));
+      if (!hit) {
+        const valid = techs.map((t) => (t.aliases.length ? `${t.name} (${t.aliases.join(', ')})` : t.name));
+        return new ToolFailure(`No technician called "${name}" appears in the reviews. Valid names: ${valid.join('; ') || 'none'}.`);
+      }
+      return { technician: hit, recent_reviews: byIds(snap, hit.example_review_ids) };
+    },
+  }),
+  tool({
+    name: 'get_service',
+    title: 'A service in reviews',
+    description: 'How customers rate one service the business offers (by id, label or alias): reviews mentioning it, average rating, sentiment, phrases and recent reviews.',
+    input: z.strictObject({ service: z.string().min(1).describe('Service id, label or alias, e.g. "ac_repair" or "air conditioning"') }),
+    output: z.object({ service: ServiceEntitySchema, recent_reviews: z.array(ReviewSchema) }),
+    run: ({ service }, snap) => {
+      const catalog = snap.business.services;
+      const def = catalog.find((s) => s.id === norm(service) || norm(s.label) === norm(service) || s.aliases.some((a) => norm(a) === norm(service)));
+      const entry = def && snap.insights().entities.services.find((s) => s.id === def.id);
+      if (!entry) {
+        return new ToolFailure(`Unknown service "${service}". Valid services: ${catalog.map((s) => `${s.id} (${[s.label, ...s.aliases].join(', ')})`).join('; ') || 'none'}.`);
+      }
+      return { service: entry, recent_reviews: byIds(snap, entry.example_review_ids) };
+    },
+  }),
+  tool({
+    name: 'get_trends',
+    title: 'Ratings over time',
+    description: 'Monthly review counts, average ratings and sentiment, and whether ratings are improving, stable or declining (with the rule used). Use for "are they getting better?".',
+    input: NoArgs,
+    output: InsightsSchema.shape.temporal,
+    run: (_args, snap) => snap.insights().temporal,
+  }),
+  tool({
+    name: 'get_faq',
+    title: 'Frequently asked questions',
+    description: 'Answers to what prospective customers ask (on time? fair prices? best technician? complaints?), each grounded in figures with the ids of supporting reviews.',
+    input: NoArgs,
+    output: z.object({ faq: z.array(FaqEntrySchema) }),
+    run: (_args, snap) => ({ faq: snap.insights().faq }),
+  }),
+  tool({
+    name: 'get_summary',
+    title: 'Summary of all reviews',
+    description: 'A short, honest summary of all reviews made from the figures, a representative quote, and the overall sentiment. Use for "what do people think of this business?".',
+    input: NoArgs,
+    output: z.object({
+      summary: z.string().nullable(),
+      pull_quote: PullQuoteSchema.nullable(),
+      overall_sentiment: InsightsSchema.shape.overall_sentiment,
+      review_count: z.int(),
+      aggregate_rating: AggregateRatingSchema,
+    }),
+    run: (_args, snap) => {
+      const i = snap.insights();
+      return { summary: i.summary, pull_quote: i.pull_quote, overall_sentiment: i.overall_sentiment, review_count: i.review_count, aggregate_rating: snap.aggregate };
+    },
+  }),
+];

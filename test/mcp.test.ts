@@ -1,0 +1,287 @@
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { BUSINESS, REVIEWS } from './fixtures/data.js';
+import { startTestService, tempDir, type TestService } from './helpers.js';
+
+const ACCEPT = 'application/json, text/event-stream';
+const INIT = { jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'test', version: '1.0.0' } } };
+
+interface Rpc {
+  status: number;
+  headers: Headers;
+  body: { result?: Record<string, unknown>; error?: { code: number; message: string } } | null;
+}
+
+async function post(url: string, body: unknown, headers: Record<string, string> = {}): Promise<Rpc> {
+  const res = await fetch(`${url}/mcp`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: ACCEPT, ...headers },
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  });
+  const text = await res.text();
+  return { status: res.status, headers: res.headers, body: text ? (JSON.parse(text) as Rpc['body']) : null };
+}
+
+async function initialize(url: string): Promise<string> {
+  const res = await post(url, INIT);
+  assert.equal(res.status, 200);
+  const sid = res.headers.get('mcp-session-id');
+  assert.ok(sid);
+  return sid;
+}
+
+let svc: TestService;
+let sid: string;
+let n = 1;
+async function call(name: string, args: Record<string, unknown> = {}) {
+  const res = await post(svc.url, { jsonrpc: '2.0', id: n++, method: 'tools/call', params: { name, arguments: args } }, { 'mcp-session-id': sid, 'mcp-protocol-version': '2025-06-18' });
+  assert.equal(res.status, 200);
+  return res.body!;
+}
+async function ok(name: string, args: Record<string, unknown> = {}): Promise<Record<string, unknown>> {
+  const body = await call(name, args);
+  const result = body.result as { isError?: boolean; structuredContent: Record<string, unknown>; content: { type: string; text: string }[] };
+  assert.ok(!result.isError, JSON.stringify(result));
+  assert.deepEqual(JSON.parse(result.content[0]!.text), result.structuredContent, 'text and structuredContent carry the same JSON');
+  return result.structuredContent;
+}
+async function toolError(name: string, args: Record<string, unknown>): Promise<string> {
+  const result = (await call(name, args)).result as { isError?: boolean; content: { text: string }[] };
+  assert.equal(result.isError, true);
+  return result.content[0]!.text;
+}
+
+before(async () => {
+  svc = await startTestService({ business: BUSINESS, reviews: REVIEWS, mcp: { allowedOrigins: ['https://inspector.example'] } });
+  sid = await initialize(svc.url);
+});
+after(() => svc.close());
+
+describe('MCP: initialize and tools/list', () => {
+  it('initialize answers with the server, its instructions and capabilities, and a session id', async () => {
+    const res = await post(svc.url, INIT);
+    const result = res.body!.result as { protocolVersion: string; serverInfo: { name: string }; instructions: string; capabilities: Record<string, unknown> };
+    assert.equal(result.protocolVersion, '2025-06-18');
+    assert.equal(result.serverInfo.name, 'reviewcast');
+    assert.match(result.instructions, /Test Plumbing & Air/);
+    assert.deepEqual(Object.keys(result.capabilities).sort(), ['logging', 'resources', 'tools']);
+    assert.match(res.headers.get('access-control-expose-headers')!, /Mcp-Session-Id/);
+  });
+  it('lists at least 9 read-only tools, each described, with described arguments and an output schema', async () => {
+    const res = await post(svc.url, { jsonrpc: '2.0', id: 1, method: 'tools/list' }, { 'mcp-session-id': sid });
+    const tools = (res.body!.result as { tools: { name: string; description: string; inputSchema: { properties?: Record<string, { description?: string }> }; outputSchema: { type: string }; annotations: Record<string, boolean> }[] }).tools;
+    assert.ok(tools.length >= 9);
+    assert.deepEqual(tools.map((t) => t.name).sort(), [
+      'get_aspect_sentiment', 'get_business', 'get_faq', 'get_review', 'get_reviews_since', 'get_service', 'get_summary', 'get_technician', 'get_trends', 'list_aspects', 'search_reviews',
+    ]);
+    for (const t of tools) {
+      assert.equal(t.annotations.readOnlyHint, true, t.name);
+      assert.equal(t.annotations.openWorldHint, false, t.name);
+      assert.ok(t.description.length > 40, t.name);
+      assert.equal(t.outputSchema.type, 'object', t.name);
+      for (const [arg, schema] of Object.entries(t.inputSchema.properties ?? {})) assert.ok(schema.description, `${t.name}.${arg} has a description`);
+    }
+    const search = tools.find((t) => t.name === 'search_reviews')!;
+    assert.deepEqual(Object.keys(search.inputSchema.properties!).sort(), ['limit', 'mentions_service', 'mentions_technician', 'min_rating', 'query', 'rating', 'since', 'until']);
+  });
+});
+
+describe('MCP: every tool', () => {
+  it('get_business', async () => {
+    const out = (await ok('get_business')) as { business: { name: string }; aggregate_rating: { review_count: number } };
+    assert.equal(out.business.name, BUSINESS.name);
+    assert.equal(out.aggregate_rating.review_count, 8);
+  });
+  it('search_reviews gives exactly what GET /api/reviews/search gives', async () => {
+    const out = await ok('search_reviews', { min_rating: 2, mentions_service: 'drain', since: '2026-02-01', limit: 5 });
+    const http = await (await fetch(`${svc.url}/api/reviews/search?min_rating=2&mentions_service=drain&since=2026-02-01&limit=5`)).json();
+    assert.deepEqual(out, http);
+    assert.deepEqual([out.matched, out.returned], [2, 2]);
+  });
+  it('get_review returns the review and its analysis; an unknown id is a helpful error', async () => {
+    const out = (await ok('get_review', { id: REVIEWS[3]!.id })) as { review: unknown; analysis: { sentiment: string } };
+    assert.deepEqual(out.review, REVIEWS[3]);
+    assert.equal(out.analysis.sentiment, 'negative');
+    assert.match(await toolError('get_review', { id: '01ZZZZZZZZZZZZZZZZZZZZZZZZ' }), /No review has id/);
+  });
+  it('get_reviews_since', async () => {
+    const out = (await ok('get_reviews_since', { date: '2026-04-01' })) as { count: number };
+    assert.equal(out.count, 3);
+  });
+  it('list_aspects and get_aspect_sentiment by id and by label; an unknown aspect lists the valid ones', async () => {
+    const list = (await ok('list_aspects')) as { aspects: { id: string }[] };
+    assert.equal(list.aspects.length, 10);
+    const byId = await ok('get_aspect_sentiment', { aspect: 'punctuality' });
+    const byLabel = await ok('get_aspect_sentiment', { aspect: 'PUNCTUALITY' });
+    assert.deepEqual(byId, byLabel);
+    assert.equal(byId.negative_count, 1);
+    const err = await toolError('get_aspect_sentiment', { aspect: 'vibes' });
+    assert.match(err, /Unknown aspect "vibes"\. Valid aspects: punctuality \(Punctuality\), pricing/);
+  });
+  it('get_technician by name or alias; an unknown name lists the valid ones', async () => {
+    const al = (await ok('get_technician', { name: 'alberto' })) as { technician: { name: string; mention_count: number }; recent_reviews: unknown[] };
+    assert.deepEqual([al.technician.name, al.technician.mention_count, al.recent_reviews.length], ['Al', 3, 3]);
+    assert.match(await toolError('get_technician', { name: 'Zed' }), /Valid names: .*Al \(Alberto\)/);
+  });
+  it('get_service by id, label or alias; an unknown one lists the catalog', async () => {
+    const byAlias = (await ok('get_service', { service: 'clogged drain' })) as { service: { id: string; mention_count: number } };
+    assert.deepEqual([byAlias.service.id, byAlias.service.mention_count], ['drain_cleaning', 3]);
+    assert.deepEqual(await ok('get_service', { service: 'drain_cleaning' }), await ok('get_service', { service: 'Drain cleaning' }));
+    assert.match(await toolError('get_service', { service: 'roofing' }), /Valid services: ac_repair \(AC repair, air conditioner, AC\); drain_cleaning/);
+  });
+  it('get_trends, get_faq and get_summary', async () => {
+    const trends = (await ok('get_trends')) as { monthly: unknown[]; trend: { direction: string } };
+    assert.equal(trends.monthly.length, 5);
+    assert.ok(trends.trend.direction);
+    const faq = (await ok('get_faq')) as { faq: { question: string }[] };
+    assert.ok(faq.faq.length > 0);
+    const summary = (await ok('get_summary')) as { summary: string; review_count: number };
+    assert.match(summary.summary, /8 reviews/);
+  });
+});
+
+describe('MCP: errors', () => {
+  it('an unknown tool is JSON-RPC error -32602', async () => {
+    const body = await call('nope');
+    assert.equal(body.error?.code, -32602);
+    assert.match(body.error!.message, /Available tools: get_business/);
+  });
+  it('invalid arguments give an isError result naming the argument and the fix', async () => {
+    const text = await toolError('search_reviews', { rating: 9, colour: 'red' });
+    assert.match(text, /argument "rating": Too big/);
+    assert.match(text, /unknown argument\(s\) "colour": remove them/);
+    assert.match(await toolError('get_reviews_since', { date: '2026-02-30' }), /argument "date"/);
+  });
+  it('an unknown method is -32601', async () => {
+    const res = await post(svc.url, { jsonrpc: '2.0', id: 9, method: 'frobnicate' }, { 'mcp-session-id': sid });
+    assert.equal(res.body!.error!.code, -32601);
+  });
+  it('an unparseable body is -32700 with HTTP 400', async () => {
+    const res = await post(svc.url, '{"jsonrpc": ', { 'mcp-session-id': sid });
+    assert.equal(res.status, 400);
+    assert.equal(res.body!.error!.code, -32700);
+  });
+  it('refuses a wrong Content-Type (415), a short Accept (406) and an unsupported MCP-Protocol-Version (400)', async () => {
+    const type = await fetch(`${svc.url}/mcp`, { method: 'POST', headers: { 'content-type': 'text/plain', accept: ACCEPT }, body: JSON.stringify(INIT) });
+    assert.equal(type.status, 415);
+    assert.equal((await post(svc.url, INIT, { accept: 'application/json' })).status, 406);
+    const version = await post(svc.url, { jsonrpc: '2.0', id: 1, method: 'tools/list' }, { 'mcp-session-id': sid, 'mcp-protocol-version': '1999-01-01' });
+    assert.equal(version.status, 400);
+  });
+  it('answers notifications with 202 and no body', async () => {
+    const res = await post(svc.url, { jsonrpc: '2.0', method: 'notifications/initialized' }, { 'mcp-session-id': sid });
+    assert.equal(res.status, 202);
+    assert.equal(res.body, null);
+  });
+  it('GET /mcp is 405', async () => {
+    const res = await fetch(`${svc.url}/mcp`, { headers: { accept: 'text/event-stream' } });
+    assert.equal(res.status, 405);
+    assert.match(res.headers.get('allow')!, /POST/);
+  });
+  it('ignores an Authorization header', async () => {
+    const res = await post(svc.url, { jsonrpc: '2.0', id: 1, method: 'tools/list' }, { 'mcp-session-id': sid, authorization: 'Bearer nonsense' });
+    assert.equal(res.status, 200);
+  });
+});
+
+describe('MCP: sessions', () => {
+  const list = { jsonrpc: '2.0', id: 1, method: 'tools/list' };
+  it('a request without Mcp-Session-Id is 400; an unknown or forged one 404', async () => {
+    assert.equal((await post(svc.url, list)).status, 400);
+    assert.equal((await post(svc.url, list, { 'mcp-session-id': 'made-up' })).status, 404);
+    const [id, exp] = sid.split('.');
+    assert.equal((await post(svc.url, list, { 'mcp-session-id': `${id}.${Number(exp) + 1000}.${sid.split('.')[2]}` })).status, 404, 'a changed expiry breaks the signature');
+  });
+  it('DELETE ends a session; it is 404 afterwards, and a second DELETE is 404', async () => {
+    const mine = await initialize(svc.url);
+    const del = await fetch(`${svc.url}/mcp`, { method: 'DELETE', headers: { 'mcp-session-id': mine } });
+    assert.equal(del.status, 204);
+    assert.equal((await post(svc.url, list, { 'mcp-session-id': mine })).status, 404);
+    assert.equal((await fetch(`${svc.url}/mcp`, { method: 'DELETE', headers: { 'mcp-session-id': mine } })).status, 404);
+    assert.equal((await fetch(`${svc.url}/mcp`, { method: 'DELETE' })).status, 400);
+  });
+  it('an idle session expires', async () => {
+    const short = await startTestService({ business: BUSINESS, reviews: REVIEWS, mcp: { sessionIdleSeconds: 1 } });
+    try {
+      const mine = await initialize(short.url);
+      assert.equal((await post(short.url, list, { 'mcp-session-id': mine })).status, 200);
+      await new Promise((r) => setTimeout(r, 1300));
+      const res = await post(short.url, list, { 'mcp-session-id': mine });
+      assert.equal(res.status, 404);
+      assert.match(res.body!.error!.message, /inactivity/);
+    } finally {
+      await short.close();
+    }
+  });
+  it('a session minted by one instance is accepted by another on the same database, and ended everywhere', async () => {
+    const dbPath = join(tempDir(), 'shared.db');
+    const a = await startTestService({ business: BUSINESS, reviews: REVIEWS, dbPath });
+    const b = await startTestService({ dbPath });
+    try {
+      const mine = await initialize(a.url);
+      const onB = await post(b.url, { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'get_business', arguments: {} } }, { 'mcp-session-id': mine });
+      assert.equal(onB.status, 200);
+      assert.equal(((onB.body!.result as { structuredContent: { business: { name: string } } }).structuredContent.business.name), BUSINESS.name);
+      assert.equal((await fetch(`${b.url}/mcp`, { method: 'DELETE', headers: { 'mcp-session-id': mine } })).status, 204);
+      assert.equal((await post(a.url, list, { 'mcp-session-id': mine })).status, 404);
+    } finally {
+      await b.close();
+      await a.close();
+    }
+  });
+  it('on loopback, refuses a request whose Host is not a loopback name (DNS rebinding)', async () => {
+    const { request } = await import('node:http');
+    const status = await new Promise<number>((resolve, reject) => {
+      const req = request(`${svc.url}/mcp`, { method: 'POST', headers: { host: 'evil.example:80', 'content-type': 'application/json', accept: ACCEPT } }, (res) => {
+        res.resume();
+        resolve(res.statusCode!);
+      });
+      req.on('error', reject);
+      req.end(JSON.stringify(INIT));
+    });
+    assert.equal(status, 403);
+  });
+  it('refuses a foreign Origin with 403 and admits its own and configured ones', async () => {
+    assert.equal((await post(svc.url, INIT, { origin: 'https://evil.example' })).status, 403);
+    assert.equal((await post(svc.url, list, { origin: 'https://evil.example', 'mcp-session-id': sid })).status, 403);
+    assert.equal((await post(svc.url, INIT, { origin: new URL(svc.url).origin })).status, 200);
+    assert.equal((await post(svc.url, INIT, { origin: `http://localhost:${new URL(svc.url).port}` })).status, 200, 'another loopback name for the same port');
+    assert.equal((await post(svc.url, INIT, { origin: 'http://localhost:1' })).status, 403, 'loopback on another port is another origin');
+    const configured = await post(svc.url, INIT, { origin: 'https://inspector.example' });
+    assert.equal(configured.status, 200);
+    assert.equal(configured.headers.get('access-control-allow-origin'), 'https://inspector.example');
+  });
+});
+
+describe('MCP: resources and a real client', () => {
+  it('the SDK Client over StreamableHTTPClientTransport lists and calls tools and reads resources', async () => {
+    const client = new Client({ name: 'reviewcast-test', version: '1.0.0' });
+    const transport = new StreamableHTTPClientTransport(new URL(`${svc.url}/mcp`));
+    await client.connect(transport);
+    try {
+      assert.ok(transport.sessionId);
+      assert.match(client.getInstructions()!, /get_summary/);
+      const tools = await client.listTools();
+      assert.equal(tools.tools.length, 11);
+      const res = await client.callTool({ name: 'search_reviews', arguments: { rating: 5, limit: 2 } });
+      assert.deepEqual((res.structuredContent as { matched: number; returned: number }).matched, 3);
+      const resources = await client.listResources();
+      assert.deepEqual(resources.resources.map((r) => r.uri), [`${svc.url}/reviews.json`, `${svc.url}/insights.json`]);
+      const dataset = await client.readResource({ uri: `${svc.url}/reviews.json` });
+      assert.equal((JSON.parse((dataset.contents[0] as { text: string }).text) as { reviews: unknown[] }).reviews.length, 8);
+      const templates = await client.listResourceTemplates();
+      assert.equal(templates.resourceTemplates[0]!.uriTemplate, 'review://{id}');
+      const one = await client.readResource({ uri: `review://${REVIEWS[0]!.id}` });
+      assert.equal((JSON.parse((one.contents[0] as { text: string }).text) as { review: { id: string } }).review.id, REVIEWS[0]!.id);
+      await assert.rejects(client.readResource({ uri: 'review://nope' }), /Unknown resource/);
+      await client.setLoggingLevel('warning');
+      await client.ping();
+    } finally {
+      await transport.terminateSession();
+      await client.close();
+    }
+  });
+});
