@@ -3,7 +3,7 @@ import { z } from 'zod';
 
 /** Nothing else reads process.env: every setting is named, defaulted and validated here. */
 
-export type StoreLocation = { kind: 'sqlite'; path: string };
+export type StoreLocation = { kind: 'sqlite'; path: string } | { kind: 'postgres'; url: string };
 
 export class ConfigError extends Error {
   constructor(
@@ -20,7 +20,8 @@ const DEFAULT_DATABASE = './data/reviewcast.db';
 export function parseDatabaseUrl(value: string | undefined): StoreLocation {
   const raw = value === undefined || value.trim() === '' ? DEFAULT_DATABASE : value.trim();
   if (/^postgres(ql)?:\/\//i.test(raw)) {
-    throw new ConfigError('DATABASE_URL', 'PostgreSQL is not supported by this build yet; use a SQLite path or sqlite: URL');
+    if (!URL.canParse(raw)) throw new ConfigError('DATABASE_URL', 'not a valid postgres:// URL');
+    return { kind: 'postgres', url: raw };
   }
   let path = raw;
   if (/^sqlite:/i.test(raw)) {
@@ -82,6 +83,8 @@ export interface HubConfig {
   timeoutMs: number;
   /** How often the hub looks for due verifications and deliveries (also woken by changes). */
   pollMs: number;
+  /** How long a replica holds a claimed verification or delivery before another may take it over. */
+  claimMs: number;
   /** Extra CA certificates (PEM) trusted for HTTPS callbacks. */
   ca?: string[];
 }
@@ -145,6 +148,7 @@ export function loadHubConfig(env: NodeJS.ProcessEnv = process.env): HubConfig {
     rateLimitPerMinute: intVar(env, 'HUB_RATE_LIMIT_PER_MINUTE', 60, 1, 1_000_000),
     timeoutMs: intVar(env, 'HUB_TIMEOUT_MS', 10_000, 100, 120_000),
     pollMs: intVar(env, 'HUB_POLL_MS', 1000, 10, 60_000),
+    claimMs: intVar(env, 'HUB_CLAIM_MS', 60_000, 100, 3_600_000),
   };
 }
 

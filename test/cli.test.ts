@@ -2,18 +2,17 @@ import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { SqliteStore } from '../src/store/sqlite/sqlite-store.js';
 import { BUSINESS, REVIEWS } from './fixtures/data.js';
-import { eventually, runCli, startTestService, tempDir } from './helpers.js';
+import { eventually, freshDatabase, openTestStore, runCli, startTestService, tempDir } from './helpers.js';
 
-function setup() {
+async function setup() {
   const dir = tempDir();
-  const db = join(dir, 'cli.db');
+  const db = await freshDatabase();
   return { dir, db, env: { DATABASE_URL: db } };
 }
 
 async function stored(db: string) {
-  const store = new SqliteStore(db);
+  const store = await openTestStore(db);
   try {
     return await store.load();
   } finally {
@@ -51,7 +50,7 @@ const GBP = {
 
 describe('reviewcast import', () => {
   it('imports the /reviews.json shape with its business, and re-importing the same file changes nothing', async () => {
-    const { dir, db, env } = setup();
+    const { dir, db, env } = await setup();
     const file = join(dir, 'data.json');
     writeFileSync(file, JSON.stringify({ business: BUSINESS, reviews: REVIEWS }));
     const first = await runCli(['import', file], env);
@@ -66,7 +65,7 @@ describe('reviewcast import', () => {
   });
 
   it('imports a bare array and gives id-less reviews stable ids', async () => {
-    const { dir, db, env } = setup();
+    const { dir, db, env } = await setup();
     const file = join(dir, 'bare.json');
     const noIds = REVIEWS.slice(0, 3).map(({ id: _id, ...rest }) => rest);
     // Two identical rating-only reviews on one day are two reviews, not one.
@@ -82,7 +81,7 @@ describe('reviewcast import', () => {
   });
 
   it('imports CSV with quoting, empty cells and owner replies', async () => {
-    const { dir, db, env } = setup();
+    const { dir, db, env } = await setup();
     const file = join(dir, 'reviews.csv');
     writeFileSync(file, CSV);
     const res = await runCli(['import', file], env);
@@ -98,7 +97,7 @@ describe('reviewcast import', () => {
   });
 
   it('imports a Google Business Profile reviews list', async () => {
-    const { dir, db, env } = setup();
+    const { dir, db, env } = await setup();
     const file = join(dir, 'gbp.json');
     writeFileSync(file, JSON.stringify(GBP));
     const res = await runCli(['import', file, '--format', 'gbp'], env);
@@ -119,7 +118,7 @@ describe('reviewcast import', () => {
   });
 
   it('is atomic: one invalid record and nothing is written; the error names record and field', async () => {
-    const { dir, db, env } = setup();
+    const { dir, db, env } = await setup();
     const file = join(dir, 'bad.json');
     const bad = [REVIEWS[0], { ...REVIEWS[1], rating: 7 }, REVIEWS[2], { ...REVIEWS[3], date: '2026-02-30', colour: 'red' }];
     writeFileSync(file, JSON.stringify(bad));
@@ -135,7 +134,7 @@ describe('reviewcast import', () => {
   });
 
   it('names the CSV line of a bad row', async () => {
-    const { dir, db, env } = setup();
+    const { dir, db, env } = await setup();
     const file = join(dir, 'bad.csv');
     writeFileSync(file, 'author,rating,date,source\nOk,5,2026-01-01,google\nBad,five,2026-01-01,google\n');
     const res = await runCli(['import', file], env);
@@ -149,7 +148,7 @@ describe('reviewcast import', () => {
   });
 
   it('rejects duplicate ids, bad JSON, a missing file and a bad format flag', async () => {
-    const { dir, env } = setup();
+    const { dir, env } = await setup();
     const dup = join(dir, 'dup.json');
     writeFileSync(dup, JSON.stringify([REVIEWS[0], REVIEWS[0]]));
     const d = await runCli(['import', dup], env);
@@ -169,7 +168,7 @@ describe('reviewcast import', () => {
   });
 
   it('--replace makes the stored set exactly the file; --dry-run writes nothing', async () => {
-    const { dir, db, env } = setup();
+    const { dir, db, env } = await setup();
     const all = join(dir, 'all.json');
     const some = join(dir, 'some.json');
     writeFileSync(all, JSON.stringify(REVIEWS));
@@ -193,21 +192,21 @@ describe('reviewcast import', () => {
 
 describe('reviewcast export', () => {
   it('writes the /reviews.json document, which re-imports unchanged into another database', async () => {
-    const { dir, env } = setup();
+    const { dir, env } = await setup();
     const file = join(dir, 'in.json');
     writeFileSync(file, JSON.stringify({ business: BUSINESS, reviews: REVIEWS }));
     await runCli(['import', file], env);
     const out = join(dir, 'out.json');
     const exp = await runCli(['export', out], env);
     assert.equal(exp.code, 0, exp.stderr);
-    const served = await startTestService({ dbPath: env.DATABASE_URL });
+    const served = await startTestService({ database: env.DATABASE_URL });
     try {
       const body = await (await fetch(`${served.url}/reviews.json`)).text();
       assert.equal(readFileSync(out, 'utf8'), body, 'export is byte-identical to /reviews.json');
     } finally {
       await served.close();
     }
-    const second = setup();
+    const second = await setup();
     const imp = await runCli(['import', out], second.env);
     assert.equal(imp.code, 0, imp.stderr);
     const round = join(second.dir, 'round.json');
@@ -226,7 +225,7 @@ describe('a running server', () => {
       const etag = before.headers.get('etag')!;
       const file = join(tempDir(), 'more.json');
       writeFileSync(file, JSON.stringify(REVIEWS));
-      const res = await runCli(['import', file], { DATABASE_URL: svc.dbPath });
+      const res = await runCli(['import', file], { DATABASE_URL: svc.database });
       assert.equal(res.code, 0, res.stderr);
       const started = Date.now();
       const seen = await eventually(async () => {

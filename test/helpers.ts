@@ -6,8 +6,10 @@ import { pino } from 'pino';
 import { loadHubConfig, loadMcpConfig, type HubConfig, type McpConfig } from '../src/config.js';
 import type { Business } from '../src/core/schema/business.js';
 import type { Review } from '../src/core/schema/review.js';
+import pg from 'pg';
+import { parseDatabaseUrl } from '../src/config.js';
 import { startServer, type RunningServer } from '../src/http/server.js';
-import { SqliteStore } from '../src/store/sqlite/sqlite-store.js';
+import { openStore } from '../src/store/open-store.js';
 import type { Store } from '../src/store/store.js';
 
 export const ROOT = new URL('..', import.meta.url).pathname;
@@ -16,20 +18,65 @@ export function tempDir(): string {
   return mkdtempSync(join(tmpdir(), 'reviewcast-test-'));
 }
 
+/** Which store the suite runs against: TEST_STORE=postgres, or SQLite by default. */
+export const TEST_STORE = process.env.TEST_STORE === 'postgres' ? 'postgres' : 'sqlite';
+const PG_ADMIN = process.env.TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+let counter = 0;
+let swept = false;
+
+/** Test databases are dropped by a later run, once the process that made them is gone (never while in use). */
+async function sweepStaleDatabases(admin: pg.Client): Promise<void> {
+  swept = true;
+  const names = (await admin.query<{ datname: string }>("SELECT datname FROM pg_database WHERE datname LIKE 'rc_test_%'")).rows.map((r) => r.datname);
+  for (const name of names) {
+    const pid = Number(name.split('_')[2]);
+    let alive = true;
+    try {
+      process.kill(pid, 0);
+    } catch {
+      alive = false;
+    }
+    if (!alive) await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+  }
+}
+
+/** A new, empty database for one test: a SQLite file, or a PostgreSQL database made for it. Returns its DATABASE_URL. */
+export async function freshDatabase(kind: 'sqlite' | 'postgres' = TEST_STORE): Promise<string> {
+  if (kind === 'sqlite') return join(tempDir(), 'test.db');
+  const name = `rc_test_${process.pid}_${Date.now().toString(36)}_${counter++}`;
+  const admin = new pg.Client({ connectionString: PG_ADMIN });
+  await admin.connect();
+  try {
+    if (!swept) await sweepStaleDatabases(admin);
+    await admin.query(`CREATE DATABASE ${name}`);
+  } finally {
+    await admin.end();
+  }
+  const url = new URL(PG_ADMIN);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+
+export function openTestStore(database: string): Promise<Store> {
+  return openStore(parseDatabaseUrl(database));
+}
+
 export interface TestService {
   url: string;
   store: Store;
   server: RunningServer;
-  dbPath: string;
+  /** DATABASE_URL of its store, for the CLI or a second instance. */
+  database: string;
   close(): Promise<void>;
 }
 
 /** A real server on a free port over a real SQLite file, seeded with the data given. */
 export async function startTestService(
-  seed: { business?: Business; reviews?: Review[]; dbPath?: string; hub?: Partial<HubConfig>; mcp?: Partial<McpConfig> } = {},
+  seed: { business?: Business; reviews?: Review[]; database?: string; hub?: Partial<HubConfig>; mcp?: Partial<McpConfig> } = {},
 ): Promise<TestService> {
-  const dbPath = seed.dbPath ?? join(tempDir(), 'test.db');
-  const store = new SqliteStore(dbPath);
+  const database = seed.database ?? (await freshDatabase());
+  const store = await openTestStore(database);
   if (seed.reviews || seed.business) {
     await store.importReviews({ reviews: seed.reviews ?? [], business: seed.business, replace: false, dryRun: false });
   }
@@ -39,7 +86,7 @@ export async function startTestService(
     url: server.url,
     store,
     server,
-    dbPath,
+    database,
     async close() {
       await server.close();
       await store.close();

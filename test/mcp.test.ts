@@ -1,10 +1,9 @@
 import assert from 'node:assert/strict';
-import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { BUSINESS, REVIEWS } from './fixtures/data.js';
-import { startTestService, tempDir, type TestService } from './helpers.js';
+import { freshDatabase, startTestService, type TestService } from './helpers.js';
 
 const ACCEPT = 'application/json, text/event-stream';
 const INIT = { jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'test', version: '1.0.0' } } };
@@ -217,9 +216,9 @@ describe('MCP: sessions', () => {
     }
   });
   it('a session minted by one instance is accepted by another on the same database, and ended everywhere', async () => {
-    const dbPath = join(tempDir(), 'shared.db');
-    const a = await startTestService({ business: BUSINESS, reviews: REVIEWS, dbPath });
-    const b = await startTestService({ dbPath });
+    const database = await freshDatabase();
+    const a = await startTestService({ business: BUSINESS, reviews: REVIEWS, database });
+    const b = await startTestService({ database });
     try {
       const mine = await initialize(a.url);
       const onB = await post(b.url, { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'get_business', arguments: {} } }, { 'mcp-session-id': mine });

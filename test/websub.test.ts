@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { addressAllowed } from '../src/websub/address-guard.js';
 import { BUSINESS, REVIEWS } from './fixtures/data.js';
-import { eventually, runCli, startTestService, tempDir, type TestService } from './helpers.js';
+import { eventually, freshDatabase, runCli, startTestService, tempDir, type TestService } from './helpers.js';
 import { CallbackServer, echoChallenge, hubPost, makeTestCa, type TestCa } from './websub-helpers.js';
 
 let ca: TestCa;
@@ -314,8 +314,8 @@ describe('hub: distribution', () => {
   });
 
   it('a pending delivery survives a restart', async () => {
-    const dbPath = join(tempDir(), 'restart.db');
-    const first = await startTestService({ business: BUSINESS, reviews: REVIEWS.slice(0, 4), dbPath, hub: { ...TEST_HUB, ca: [ca.caCert], retryDelaysMs: [800] } });
+    const database = await freshDatabase();
+    const first = await startTestService({ business: BUSINESS, reviews: REVIEWS.slice(0, 4), database, hub: { ...TEST_HUB, ca: [ca.caCert], retryDelaysMs: [800] } });
     const p = path();
     cb.behaviour = (req) => (req.method === 'POST' ? { status: 500 } : echoChallenge(req));
     try {
@@ -324,7 +324,7 @@ describe('hub: distribution', () => {
       assert.ok(await eventually(async () => cb.posts(p).length === 1, 3000));
       await first.close();
       cb.behaviour = echoChallenge;
-      const second = await startTestService({ dbPath, hub: { ...TEST_HUB, ca: [ca.caCert] } });
+      const second = await startTestService({ database, hub: { ...TEST_HUB, ca: [ca.caCert] } });
       try {
         assert.ok(await eventually(async () => cb.posts(p).length === 2, 4000));
         assert.equal(cb.posts(p)[1]!.body.toString(), await (await fetch(`${second.url}/feed.xml`)).text());
@@ -343,10 +343,10 @@ describe('hub: distribution', () => {
       await subscribe(svc, p, {}, '/reviews.json');
       const file = join(tempDir(), 'more.json');
       writeFileSync(file, JSON.stringify(REVIEWS));
-      assert.equal((await runCli(['import', file], { DATABASE_URL: svc.dbPath })).code, 0);
+      assert.equal((await runCli(['import', file], { DATABASE_URL: svc.database })).code, 0);
       assert.ok(await eventually(async () => cb.posts(p).length === 1, 4000));
       assert.equal((JSON.parse(cb.posts(p)[0]!.body.toString()) as { reviews: unknown[] }).reviews.length, 8);
-      const list = await runCli(['hub', 'list'], { DATABASE_URL: svc.dbPath });
+      const list = await runCli(['hub', 'list'], { DATABASE_URL: svc.database });
       assert.equal(list.code, 0);
       assert.match(list.stdout, /CALLBACK\s+TOPIC\s+STATE\s+LEASE ENDS\s+FAILURES/);
       assert.match(list.stdout, new RegExp(`${cb.url(p).replace(/[.]/g, '\\.')}\\s+/reviews\\.json\\s+active\\s+\\d{4}-`));

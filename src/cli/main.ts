@@ -52,7 +52,7 @@ async function serve(): Promise<void> {
     hub: config.hub,
     mcp: config.mcp,
   });
-  logger.info({ url: server.url, base_url: config.baseUrl, database: config.database.path }, `reviewcast listening on ${server.url}`);
+  logger.info({ url: server.url, base_url: config.baseUrl, store: config.database.kind }, `reviewcast listening on ${server.url}`);
   const stop = async (signal: string) => {
     logger.info({ signal }, 'shutting down');
     await server.close();

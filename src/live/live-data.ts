@@ -16,7 +16,9 @@ export interface LiveDataEvents {
 export class LiveData extends EventEmitter<LiveDataEvents> {
   private snapshot: Snapshot;
   private timer: NodeJS.Timeout | null = null;
+  private unsubscribe: (() => void) | null = null;
   private refreshing: Promise<boolean> | null = null;
+  private refreshAgain = false;
   /** Shared by successive snapshots: a review is analysed again only when its text or rating changes. */
   private readonly analysisCache: AnalysisCache;
 
@@ -40,18 +42,31 @@ export class LiveData extends EventEmitter<LiveDataEvents> {
     return this.snapshot;
   }
 
-  /** Starts polling the store for changes every `intervalMs`. */
+  /** Follows the store: at once when it signals a change (PostgreSQL), and by polling every `intervalMs` in any case. */
   watch(intervalMs: number): void {
-    this.timer ??= setInterval(() => {
+    const refresh = () => {
       this.refresh().catch((err: unknown) => this.logger.error({ err }, 'refreshing data from the store failed'));
-    }, intervalMs);
+    };
+    this.timer ??= setInterval(refresh, intervalMs);
     this.timer.unref();
+    this.unsubscribe ??= this.store.subscribe(refresh);
   }
 
-  /** Loads a new snapshot if the store moved on; true when it did. Concurrent calls share one load. */
+  /**
+   * Loads a new snapshot if the store moved on; true when it did. Calls during a load share it,
+   * and one more check follows, so a change announced mid-load is not missed.
+   */
   refresh(): Promise<boolean> {
-    this.refreshing ??= this.doRefresh().finally(() => {
+    if (this.refreshing) {
+      this.refreshAgain = true;
+      return this.refreshing;
+    }
+    this.refreshing = this.doRefresh().finally(() => {
       this.refreshing = null;
+      if (this.refreshAgain) {
+        this.refreshAgain = false;
+        this.refresh().catch((err: unknown) => this.logger.error({ err }, 'refreshing data from the store failed'));
+      }
     });
     return this.refreshing;
   }
@@ -74,5 +89,7 @@ export class LiveData extends EventEmitter<LiveDataEvents> {
   close(): void {
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
+    this.unsubscribe?.();
+    this.unsubscribe = null;
   }
 }

@@ -52,6 +52,11 @@ export interface Store extends HubStore {
   useMcpSession(id: string, now: number, idleMs: number, touchEveryMs: number): Promise<'ok' | 'unknown' | 'ended' | 'idle'>;
   /** Ends a session; false when it was not live. */
   endMcpSession(id: string, now: number): Promise<boolean>;
+  /**
+   * Calls `onChange` soon after any process commits a new revision, where the database can say
+   * so (PostgreSQL NOTIFY); SQLite has no such signal and relies on polling. Returns an unsubscribe.
+   */
+  subscribe(onChange: () => void): () => void;
   /** A value kept in the store's key-value table (e.g. signing keys), created once atomically if absent. */
   getOrCreateSetting(key: string, create: () => string): Promise<string>;
   close(): Promise<void>;

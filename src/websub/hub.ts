@@ -10,7 +10,6 @@ import { CallbackClient } from './callback-client.js';
 
 /** Interface spec, Rules: after 3 consecutive delivery failures the hub removes the subscription. */
 export const MAX_CONSECUTIVE_FAILURES = 3;
-const CLAIM_MS = 60_000;
 const BATCH = 32;
 const ALPHANUMERIC = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 
@@ -101,9 +100,9 @@ export class Hub {
     const now = Date.now();
     const expired = await this.store.removeExpired(now);
     if (expired > 0) this.logger.info({ expired }, 'leases ended: subscriptions removed');
-    const verifications = await this.store.claimVerifications(now, CLAIM_MS, BATCH);
+    const verifications = await this.store.claimVerifications(now, this.config.claimMs, BATCH);
     await Promise.all(verifications.map((v) => this.verify(v)));
-    const deliveries = await this.store.claimDeliveries(now, CLAIM_MS, BATCH);
+    const deliveries = await this.store.claimDeliveries(now, this.config.claimMs, BATCH);
     await Promise.all(deliveries.map((d) => this.deliver(d)));
     if (verifications.length === BATCH || deliveries.length === BATCH) this.again = true;
   }

@@ -124,6 +124,10 @@ export class SqliteStore implements Store {
     return run.immediate();
   }
 
+  subscribe(_onChange: () => void): () => void {
+    return () => {};
+  }
+
   async createMcpSession(id: string, now: number): Promise<void> {
     this.db.prepare('INSERT INTO mcp_sessions (id, created_at, last_seen_at) VALUES (?, ?, ?)').run(id, now, now);
   }

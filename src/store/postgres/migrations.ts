@@ -1,0 +1,56 @@
+/**
+ * Append-only, like the SQLite list: the schema version is the number of entries applied
+ * (table reviewcast_schema). Never edit an entry that has shipped; add a new one.
+ */
+export const postgresMigrations: readonly string[] = [
+  `CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+   INSERT INTO meta (key, value) VALUES ('revision', '0'), ('updated_at', to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'));
+   CREATE TABLE reviews (
+     id TEXT PRIMARY KEY,
+     date TEXT NOT NULL,
+     rating INTEGER NOT NULL,
+     json TEXT NOT NULL
+   );
+   CREATE INDEX reviews_by_date ON reviews (date DESC, id DESC);`,
+  `CREATE TABLE hub_subscriptions (
+     callback TEXT NOT NULL,
+     topic TEXT NOT NULL,
+     callback_host TEXT NOT NULL,
+     secret TEXT,
+     lease_seconds INTEGER NOT NULL,
+     expires_at BIGINT NOT NULL,
+     failures INTEGER NOT NULL DEFAULT 0,
+     created_at BIGINT NOT NULL,
+     PRIMARY KEY (callback, topic)
+   );
+   CREATE INDEX hub_subscriptions_by_topic ON hub_subscriptions (topic, expires_at);
+   CREATE INDEX hub_subscriptions_by_host ON hub_subscriptions (callback_host);
+   CREATE TABLE hub_verifications (
+     id BIGSERIAL PRIMARY KEY,
+     callback TEXT NOT NULL,
+     topic TEXT NOT NULL,
+     callback_host TEXT NOT NULL,
+     mode TEXT NOT NULL CHECK (mode IN ('subscribe', 'unsubscribe')),
+     lease_seconds INTEGER NOT NULL,
+     secret TEXT,
+     due_at BIGINT NOT NULL,
+     created_at BIGINT NOT NULL
+   );
+   CREATE INDEX hub_verifications_due ON hub_verifications (due_at);
+   CREATE TABLE hub_deliveries (
+     id BIGSERIAL PRIMARY KEY,
+     callback TEXT NOT NULL,
+     topic TEXT NOT NULL,
+     seq INTEGER NOT NULL DEFAULT 1,
+     due_at BIGINT NOT NULL,
+     UNIQUE (callback, topic)
+   );
+   CREATE INDEX hub_deliveries_due ON hub_deliveries (due_at);
+   CREATE TABLE hub_topics (topic TEXT PRIMARY KEY, etag TEXT NOT NULL);`,
+  `CREATE TABLE mcp_sessions (
+     id TEXT PRIMARY KEY,
+     created_at BIGINT NOT NULL,
+     last_seen_at BIGINT NOT NULL,
+     ended_at BIGINT
+   );`,
+];
