@@ -83,6 +83,7 @@ const EXAMPLES: Record<string, unknown> = {
 export function buildOpenApi(operations: readonly Operation[], baseUrl: string): Json {
   const paths: Record<string, Json> = {};
   for (const op of operations) {
+    if (op.hidden) continue;
     const responses: Json = {};
     for (const [status, doc] of Object.entries(op.responses)) {
       const example = status === '200' ? EXAMPLES[op.operationId] : undefined;
@@ -114,7 +115,7 @@ export function buildOpenApi(operations: readonly Operation[], baseUrl: string):
       license: { name: 'MIT', identifier: 'MIT' },
     },
     servers: [{ url: baseUrl }],
-    tags: [...new Set(operations.map((o) => o.tag))].map((name) => ({ name })),
+    tags: [...new Set(operations.filter((o) => !o.hidden).map((o) => o.tag))].map((name) => ({ name })),
     paths,
     components: { schemas: componentSchemas() },
   };

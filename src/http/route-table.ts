@@ -39,6 +39,8 @@ export interface Operation {
   topic?: boolean;
   /** Per-client rate limit (hub requests). */
   rateLimited?: boolean;
+  /** A page or asset for people, left out of the OpenAPI document. */
+  hidden?: boolean;
   /** The handler gets the body as an unparsed string, whatever its Content-Type (MCP parses and answers JSON-RPC itself). */
   rawBody?: boolean;
   requestBody?: { contentType: string; description: string; schema?: Record<string, unknown> };

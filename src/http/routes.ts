@@ -7,6 +7,7 @@ import { HubRequestSchema } from '../core/schema/websub.js';
 import { reviewsSince, searchReviews } from '../core/search.js';
 import { handleHubRequest } from '../websub/hub-route.js';
 import { MCP_PATH, handleMcpDelete, handleMcpGet, handleMcpPost } from '../mcp/mcp-route.js';
+import { pageOperations } from '../pages/page-routes.js';
 import { topicLinkHeader } from '../websub/hub.js';
 import { ReviewsDatasetSchema } from '../core/schema/dataset.js';
 import { ErrorBodySchema } from '../core/schema/error.js';
@@ -28,6 +29,7 @@ function sendTopic(req: FastifyRequest, reply: FastifyReply, { live, baseUrl }: 
 
 /** Every endpoint of the service, top to bottom. The OpenAPI document is generated from this table. */
 export const operations: Operation[] = [
+  ...pageOperations,
   {
     method: 'GET',
     path: '/reviews.json',

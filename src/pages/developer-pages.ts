@@ -1,0 +1,147 @@
+import { z } from 'zod';
+import { InsightsSchema } from '../core/schema/insights.js';
+import { ReviewSchema } from '../core/schema/review.js';
+import { BusinessSchema } from '../core/schema/business.js';
+import type { Business } from '../core/schema/business.js';
+import { toolList } from '../mcp/mcp-server.js';
+import { Html, html } from './html.js';
+import { layout } from './layout.js';
+
+interface Ctx {
+  baseUrl: string;
+  business: Business;
+}
+
+const code = (s: string) => html`<pre><code>${s}</code></pre>`;
+
+/** One row per field of a zod object, from the same schema the API validates with. */
+function fieldTable(schema: z.ZodObject, caption: string): Html {
+  // A fresh object of the same shape, so a registered schema is expanded rather than referenced.
+  const js = z.toJSONSchema(z.object(schema.shape), { unrepresentable: 'any' }) as { properties: Record<string, { type?: string | string[]; description?: string; anyOf?: { type?: string; $ref?: string }[]; $ref?: string; items?: unknown }>; required?: string[] };
+  const typeOf = (p: { type?: string | string[]; anyOf?: { type?: string; $ref?: string }[]; $ref?: string }): string => {
+    if (p.$ref) return p.$ref.split('/').pop()!;
+    if (p.anyOf) return p.anyOf.map((x) => (x.$ref ? x.$ref.split('/').pop()! : x.type ?? 'object')).join(' or ');
+    return Array.isArray(p.type) ? p.type.join(' or ') : p.type ?? 'object';
+  };
+  return html`<div class="table-scroll"><table><caption class="sr-only">${caption}</caption>
+<thead><tr><th scope="col">Field</th><th scope="col">Type</th><th scope="col">Meaning</th></tr></thead>
+<tbody>${Object.entries(js.properties).map(([name, p]) => html`<tr><th scope="row"><code>${name}</code></th><td>${typeOf(p)}${js.required?.includes(name) ? '' : ' (optional)'}</td><td>${p.description ?? ''}</td></tr>`)}</tbody></table></div>`;
+}
+
+function page(ctx: Ctx, path: string, title: string, description: string, body: Html, head?: Html): Html {
+  return layout({ title: `${title} · ${ctx.business.name}`, description, baseUrl: ctx.baseUrl, path, business: ctx.business, head }, body);
+}
+
+export function renderDevelopersPage(ctx: Ctx): Html {
+  const u = ctx.baseUrl;
+  const endpoints: [string, string, string][] = [
+    ['Full dataset: business, aggregate rating, every review', 'GET /reviews.json', `curl -s ${u}/reviews.json`],
+    ['Insights: aspects, technicians, services, topics, trend, FAQ, summary', 'GET /insights.json', `curl -s ${u}/insights.json`],
+    ['Search (all filters combine; limit 1-100, default 20)', 'GET /api/reviews/search', `curl -s '${u}/api/reviews/search?min_rating=4&query=on%20time&limit=5'`],
+    ['Reviews on or after a date', 'GET /api/reviews/since/{date}', `curl -s ${u}/api/reviews/since/2026-01-01`],
+    ['Only when changed: send the ETag back', 'If-None-Match', `etag=$(curl -sI ${u}/reviews.json | grep -i '^etag' | cut -d' ' -f2 | tr -d '\\r')\ncurl -s -o /dev/null -w '%{http_code}\\n' -H "If-None-Match: $etag" ${u}/reviews.json   # 304`],
+    ['JSON Feed 1.1 of the 50 newest reviews', 'GET /api/feed.json', `curl -s ${u}/api/feed.json`],
+    ['Atom feed of the 50 newest reviews', 'GET /feed.xml', `curl -s ${u}/feed.xml`],
+    ['OpenAPI 3.1 description', 'GET /.well-known/openapi.json', `curl -s ${u}/.well-known/openapi.json`],
+    [
+      'MCP: initialize, then call a tool with the session id',
+      'POST /mcp',
+      `sid=$(curl -si ${u}/mcp -H 'Content-Type: application/json' -H 'Accept: application/json, text/event-stream' \\\n  -d '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"curl","version":"1"}}}' \\\n  | grep -i '^mcp-session-id' | cut -d' ' -f2 | tr -d '\\r')\ncurl -s ${u}/mcp -H 'Content-Type: application/json' -H 'Accept: application/json, text/event-stream' \\\n  -H "Mcp-Session-Id: $sid" -H 'MCP-Protocol-Version: 2025-06-18' \\\n  -d '{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"search_reviews","arguments":{"rating":5,"limit":3}}}'`,
+    ],
+    ['WebSub: subscribe a callback to a topic', 'POST /api/websub/hub', `curl -i ${u}/api/websub/hub -d hub.mode=subscribe \\\n  -d hub.topic=${u}/feed.xml -d hub.callback=https://subscriber.example/hook`],
+  ];
+  const body = html`<h1>Developers</h1>
+<p>Everything here is public and read-only: no key, no account, no token (an <code>Authorization</code> header is ignored). Responses are JSON (<code>application/json</code>) except the Atom feed. Datasets carry a strong <code>ETag</code> and <code>Last-Modified</code>; send them back to get <code>304 Not Modified</code>. Bodies come compressed with brotli or gzip on request.</p>
+<ul><li><a href="/developers/api">API reference</a> (rendered from <a href="/.well-known/openapi.json">/.well-known/openapi.json</a>)</li><li><a href="/developers/mcp">MCP for AI assistants</a></li><li><a href="/developers/webhooks">WebSub: push on every change</a></li><li><a href="#data-model">Data model</a></li><li><a href="/llms.txt">llms.txt</a></li></ul>
+<section class="card" aria-labelledby="ex-h"><h2 id="ex-h">Every endpoint, with curl</h2>
+${endpoints.map(([what, route, cmd]) => html`<h3>${what} <code>${route}</code></h3>${code(cmd)}`)}
+<p>Invalid parameters get <code>400</code> with <code>{ "error": "validation_error", "message", "issues": [{ "parameter", "code", "message" }] }</code>.</p>
+</section>
+<section class="card" aria-labelledby="data-model"><h2 id="data-model">Data model</h2>
+<h3>Review</h3>${fieldTable(ReviewSchema, 'Review fields')}
+<h3>Business</h3>${fieldTable(BusinessSchema, 'Business fields')}
+<h3>Insights (<code>/insights.json</code>)</h3>${fieldTable(InsightsSchema, 'Insights fields')}
+<p>Every nested shape is described in the <a href="/developers/api">API reference</a>.</p>
+</section>`;
+  return page(ctx, '/developers', 'Developers', `Public API, feeds, MCP and WebSub for the reviews of ${ctx.business.name}.`, body);
+}
+
+export function renderApiReferencePage(ctx: Ctx): Html {
+  // Scalar renders the reference in the browser from our OpenAPI document, with its script served from this origin.
+  // Everything that would call Scalar's own services (fonts, the AI agent, telemetry) is switched off.
+  const config = { url: '/.well-known/openapi.json', withDefaultFonts: false, hideClientButton: true, darkMode: false, telemetry: false, agent: { disabled: true }, showDeveloperTools: 'never' };
+  const body = html`<h1>API reference</h1>
+<p>Rendered from <a href="/.well-known/openapi.json">/.well-known/openapi.json</a> (OpenAPI 3.1.0), which is generated from the schemas the service validates with.</p>
+<div id="api-docs" class="card" aria-label="API reference"><noscript>The interactive reference needs JavaScript; read <a href="/.well-known/openapi.json">the OpenAPI document</a> directly.</noscript></div>
+<script src="/assets/scalar.js"></script>
+<script>Scalar.createApiReference('#api-docs', ${new Html(JSON.stringify(config))});</script>`;
+  return page(ctx, '/developers/api', 'API reference', 'OpenAPI reference of the reviews API.', body);
+}
+
+export function renderMcpPage(ctx: Ctx): Html {
+  const url = `${ctx.baseUrl}/mcp`;
+  const configs: [string, string, string][] = [
+    ['Claude Code', 'Run in a terminal:', `claude mcp add --transport http reviews ${url}`],
+    ['Claude Desktop', 'In claude_desktop_config.json (through the mcp-remote bridge):', JSON.stringify({ mcpServers: { reviews: { command: 'npx', args: ['-y', 'mcp-remote', url] } } }, null, 2)],
+    ['Cursor', 'In ~/.cursor/mcp.json:', JSON.stringify({ mcpServers: { reviews: { url } } }, null, 2)],
+    ['VS Code', 'In .vscode/mcp.json:', JSON.stringify({ servers: { reviews: { type: 'http', url } } }, null, 2)],
+    ['Windsurf', 'In ~/.codeium/windsurf/mcp_config.json:', JSON.stringify({ mcpServers: { reviews: { serverUrl: url } } }, null, 2)],
+    ['MCP Inspector', 'Run in a terminal:', `npx @modelcontextprotocol/inspector-cli@1.0.3 --cli ${url} --transport http --method tools/list`],
+  ];
+  const tools = toolList();
+  const body = html`<h1>MCP for AI assistants</h1>
+<p>This service is a Model Context Protocol server at <code>${url}</code> (streamable HTTP, protocol 2025-06-18). It is public and read-only: leave any token or OAuth settings blank.</p>
+<section class="card" aria-labelledby="cfg-h"><h2 id="cfg-h">Connect a client</h2>
+${configs.map(([name, where, cfg]) => html`<h3>${name}</h3><p>${where}</p>${code(cfg)}`)}
+</section>
+<section class="card" aria-labelledby="tools-h"><h2 id="tools-h">Tools</h2>
+<p>${tools.length} tools, all read-only (<code>readOnlyHint: true</code>, <code>openWorldHint: false</code>), as this server lists them in <code>tools/list</code>:</p>
+<div class="table-scroll"><table><thead><tr><th scope="col">Tool</th><th scope="col">Arguments</th><th scope="col">When to use it</th></tr></thead>
+<tbody>${tools.map((t) => {
+    const props = (t.inputSchema.properties ?? {}) as Record<string, { description?: string }>;
+    const args = Object.entries(props);
+    return html`<tr><th scope="row"><code>${t.name}</code></th><td>${args.length ? html`<ul>${args.map(([n, p]) => html`<li><code>${n}</code>: ${p.description ?? ''}</li>`)}</ul>` : 'none'}</td><td>${t.description}</td></tr>`;
+  })}</tbody></table></div>
+<p>Resources: <code>${ctx.baseUrl}/reviews.json</code>, <code>${ctx.baseUrl}/insights.json</code> and the template <code>review://{id}</code>.</p>
+</section>
+<section class="card" aria-labelledby="sess-h"><h2 id="sess-h">Sessions and errors</h2>
+<ul>
+<li>The <code>initialize</code> response carries <code>Mcp-Session-Id</code>; send it on every later request. Without it: 400; unknown, expired, idle or deleted: 404. <code>DELETE /mcp</code> ends a session. Sessions work on every replica.</li>
+<li>Send <code>Accept: application/json, text/event-stream</code> and <code>Content-Type: application/json</code>; after initialize, <code>MCP-Protocol-Version</code>.</li>
+<li>Unknown tool: JSON-RPC error -32602; unknown method: -32601; unparseable JSON: -32700 (HTTP 400); invalid arguments: a result with <code>isError</code> that names the argument and the fix.</li>
+<li><code>GET /mcp</code> answers 405: this server never pushes unasked. Browser pages on other origins are refused (403).</li>
+</ul></section>`;
+  return page(ctx, '/developers/mcp', 'MCP', `Connect AI assistants to the reviews of ${ctx.business.name} over MCP.`, body);
+}
+
+export function renderWebhooksPage(ctx: Ctx): Html {
+  const u = ctx.baseUrl;
+  const body = html`<h1>WebSub: push on every change</h1>
+<p>Instead of polling, subscribe to a topic at the W3C WebSub hub <code>${u}/api/websub/hub</code>. Every time the reviews change, the hub POSTs the full new content of the topic to your HTTPS callback.</p>
+<section class="card" aria-labelledby="topics-h"><h2 id="topics-h">Topics</h2>
+<div class="table-scroll"><table><thead><tr><th scope="col">Topic URL</th><th scope="col">Content-Type of deliveries</th></tr></thead><tbody>
+<tr><td><code>${u}/feed.xml</code></td><td><code>application/atom+xml</code></td></tr>
+<tr><td><code>${u}/api/feed.json</code></td><td><code>application/json</code> (JSON Feed 1.1)</td></tr>
+<tr><td><code>${u}/reviews.json</code></td><td><code>application/json</code></td></tr>
+</tbody></table></div>
+<p>Each topic advertises the hub: <code>Link: &lt;${u}/api/websub/hub&gt;; rel="hub", &lt;topic&gt;; rel="self"</code>.</p></section>
+<section class="card" aria-labelledby="sub-h"><h2 id="sub-h">Subscribe</h2>
+${code(`curl -i ${u}/api/websub/hub \\\n  -d hub.mode=subscribe \\\n  -d hub.topic=${u}/reviews.json \\\n  -d hub.callback='https://subscriber.example/hook?user=42' \\\n  -d hub.lease_seconds=864000 \\\n  -d hub.secret=a-long-random-secret\n\nHTTP/1.1 202 Accepted\nContent-Type: text/plain; charset=utf-8\n\nAccepted: a subscribe verification request will be sent to the callback`)}
+<p>Fields are form-encoded. <code>hub.callback</code> must be HTTPS; <code>hub.topic</code> one of the three topics; <code>hub.secret</code> shorter than 200 bytes. Bad requests get 400 with a plain-text reason, other content types 415, too many requests or subscriptions per callback host 429.</p></section>
+<section class="card" aria-labelledby="ver-h"><h2 id="ver-h">Verification of intent</h2>
+<p>The hub then calls your callback (your own query string kept):</p>
+${code(`GET /hook?user=42&hub.mode=subscribe&hub.topic=${encodeURIComponent(`${u}/reviews.json`)}&hub.challenge=Qx7vT0...&hub.lease_seconds=864000`)}
+<p>Answer <code>200</code> with exactly the <code>hub.challenge</code> value as the body (text/plain). Any other answer, redirects included, rejects the request and leaves an earlier subscription unchanged. Unsubscribing (<code>hub.mode=unsubscribe</code>) uses the same handshake.</p></section>
+<section class="card" aria-labelledby="del-h"><h2 id="del-h">Deliveries and signatures</h2>
+${code(`POST /hook?user=42\nContent-Type: application/json\nLink: <${u}/api/websub/hub>; rel="hub", <${u}/reviews.json>; rel="self"\nX-Hub-Signature: sha256=5d1f...   (only when you gave a secret)\n\n{ "business": { ... }, "aggregate_rating": { ... }, "reviews": [ ... ] }`)}
+<p>Check the signature over the raw body before trusting it:</p>
+${code(`import { createHmac, timingSafeEqual } from 'node:crypto';\nconst expected = 'sha256=' + createHmac('sha256', secret).update(rawBody).digest('hex');\nconst ok = header.length === expected.length && timingSafeEqual(Buffer.from(header), Buffer.from(expected));`)}
+<p>Acknowledge with any 2xx. Several changes before a delivery arrive as one delivery of the latest content.</p></section>
+<section class="card" aria-labelledby="rules-h"><h2 id="rules-h">Leases and failures</h2>
+<ul>
+<li>Leases default to 10 days and are clamped to between 1 hour and 30 days; the granted value is in the verification request. Subscribe again before it runs out to renew.</li>
+<li>A non-2xx answer, a timeout or a connection error is a failed attempt and is retried with backoff. <strong>Three consecutive failed attempts remove the subscription</strong>; a success resets the count; <code>410 Gone</code> removes it at once.</li>
+<li>Callbacks must resolve to public addresses; redirects are never followed; only the first few KB of an answer are read.</li>
+</ul></section>`;
+  return page(ctx, '/developers/webhooks', 'WebSub', `Subscribe to changes in the reviews of ${ctx.business.name}.`, body);
+}

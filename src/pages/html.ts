@@ -1,0 +1,40 @@
+/** HTML built from template literals: every interpolated value is escaped unless it is already Html. */
+export class Html {
+  constructor(readonly value: string) {}
+  toString(): string {
+    return this.value;
+  }
+}
+
+const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+
+export function escapeHtml(s: string): string {
+  return s.replace(/[&<>"']/g, (c) => ESCAPES[c]!);
+}
+
+type Part = Html | string | number | null | undefined | false | readonly Part[];
+
+function render(part: Part): string {
+  if (part === null || part === undefined || part === false) return '';
+  if (part instanceof Html) return part.value;
+  if (Array.isArray(part)) return part.map(render).join('');
+  return escapeHtml(String(part));
+}
+
+export function html(strings: TemplateStringsArray, ...values: Part[]): Html {
+  let out = strings[0]!;
+  values.forEach((v, i) => {
+    out += render(v) + strings[i + 1]!;
+  });
+  return new Html(out);
+}
+
+/** Trusted markup (our own constants only). */
+export function raw(s: string): Html {
+  return new Html(s);
+}
+
+/** JSON inside <script>: "<" is escaped so review text can never close the element. */
+export function jsonScript(value: unknown): Html {
+  return new Html(JSON.stringify(value).replace(/</g, '\\u003c').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029'));
+}

@@ -1,0 +1,52 @@
+import type { Business } from '../core/schema/business.js';
+import { html, type Html } from './html.js';
+
+export interface PageMeta {
+  title: string;
+  description: string;
+  baseUrl: string;
+  path: string;
+  business: Business;
+  head?: Html;
+}
+
+/** The page shell: landmarks, a skip link, navigation, feed discovery and our own stylesheet only. */
+export function layout(meta: PageMeta, body: Html): Html {
+  const nav: [string, string][] = [
+    ['/', 'Reviews'],
+    ['/developers', 'Developers'],
+    ['/developers/api', 'API reference'],
+    ['/developers/mcp', 'MCP'],
+    ['/developers/webhooks', 'WebSub'],
+  ];
+  return html`<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${meta.title}</title>
+<meta name="description" content="${meta.description}">
+<link rel="canonical" href="${meta.baseUrl}${meta.path}">
+<link rel="icon" href="/favicon.ico" sizes="16x16">
+<link rel="stylesheet" href="/assets/site.css">
+<link rel="alternate" type="application/atom+xml" title="Reviews of ${meta.business.name} (Atom)" href="${meta.baseUrl}/feed.xml">
+<link rel="alternate" type="application/feed+json" title="Reviews of ${meta.business.name} (JSON Feed)" href="${meta.baseUrl}/api/feed.json">
+<link rel="alternate" type="text/plain" title="Guide for language models" href="${meta.baseUrl}/llms.txt">
+${meta.head}
+</head>
+<body>
+<a class="skip" href="#main">Skip to content</a>
+<header class="site"><div class="wrap">
+<a class="brand" href="/">${meta.business.name}</a>
+<nav aria-label="Site"><ul>${nav.map(([href, label]) => html`<li><a href="${href}"${href === meta.path ? html` aria-current="page"` : ''}>${label}</a></li>`)}</ul></nav>
+</div></header>
+<main id="main" class="wrap">
+${body}
+</main>
+<footer class="site"><div class="wrap">
+<span>Verified reviews of ${meta.business.name}, published with Reviewcast.</span>
+<span><a href="/feed.xml">Atom</a> · <a href="/api/feed.json">JSON Feed</a> · <a href="/reviews.json">Data</a> · <a href="/llms.txt">llms.txt</a></span>
+</div></footer>
+</body>
+</html>`;
+}
