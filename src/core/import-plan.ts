@@ -107,3 +107,54 @@ export function planImport(existing: ReadonlyMap<string, string>, incoming: read
 export function planIsEmpty(plan: ImportPlan): boolean {
   return plan.added.length === 0 && plan.updated.length === 0 && plan.removed.length === 0;
 }
+
+/** What an import did (or, on a dry run, would do). */
+export interface ImportOutcome {
+  added: number;
+  updated: number;
+  removed: number;
+  unchanged: number;
+  business_changed: boolean;
+  revision_before: number;
+  revision_after: number;
+}
+
+export interface PreparedImport {
+  plan: ImportPlan;
+  /** The business profile to store (canonical JSON), when it changes. */
+  businessJson: string | undefined;
+  outcome: ImportOutcome;
+  /** False when nothing is to be written: a dry run, or nothing changed. */
+  write: boolean;
+}
+
+/**
+ * Everything a store needs to apply an import, worked out the same way for every store: the
+ * plan, the business change, and the outcome (revision_after is set when `write` is true).
+ */
+export function prepareImport(
+  existing: ReadonlyMap<string, string>,
+  storedBusinessJson: string | undefined,
+  req: { reviews: readonly Review[]; business?: Business; replace: boolean; dryRun: boolean },
+  revision: number,
+): PreparedImport {
+  const plan = planImport(existing, req.reviews, req.replace);
+  // Parsed again so the stored JSON has schema key order whoever the caller is.
+  const next = req.business ? JSON.stringify(BusinessSchema.parse(req.business)) : undefined;
+  const businessChanged = next !== undefined && next !== storedBusinessJson;
+  const write = !req.dryRun && (!planIsEmpty(plan) || businessChanged);
+  return {
+    plan,
+    businessJson: businessChanged ? next : undefined,
+    write,
+    outcome: {
+      added: plan.added.length,
+      updated: plan.updated.length,
+      removed: plan.removed.length,
+      unchanged: plan.unchanged,
+      business_changed: businessChanged,
+      revision_before: revision,
+      revision_after: write ? revision + 1 : revision,
+    },
+  };
+}

@@ -1,6 +1,7 @@
 import type { Business } from '../core/schema/business.js';
 import type { Review } from '../core/schema/review.js';
 import type { HubStore } from './hub-store.js';
+import type { ImportOutcome } from '../core/import-plan.js';
 
 /** The data's version: moves on every change, never otherwise. ETags, caches and hub notifications key off it. */
 export interface RevisionInfo {
@@ -26,15 +27,6 @@ export interface ImportRequest {
   onProgress?: (done: number, total: number) => void;
 }
 
-export interface ImportOutcome {
-  added: number;
-  updated: number;
-  removed: number;
-  unchanged: number;
-  business_changed: boolean;
-  revision_before: number;
-  revision_after: number;
-}
 
 export interface Store extends HubStore {
   readonly kind: 'sqlite' | 'postgres';

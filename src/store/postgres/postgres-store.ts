@@ -1,9 +1,9 @@
 import pg from 'pg';
-import { planImport, planIsEmpty } from '../../core/import-plan.js';
-import { BusinessSchema, type Business } from '../../core/schema/business.js';
+import { prepareImport, type ImportOutcome } from '../../core/import-plan.js';
+import type { Business } from '../../core/schema/business.js';
 import type { Review } from '../../core/schema/review.js';
 import type { DeliveryJob, Subscription, VerificationJob, VerificationRequest, VerificationResult } from '../hub-store.js';
-import type { ImportOutcome, ImportRequest, RevisionInfo, Store, StoredData } from '../store.js';
+import type { ImportRequest, RevisionInfo, Store, StoredData } from '../store.js';
 import { postgresMigrations } from './migrations.js';
 
 // Epoch milliseconds are BIGINT: read them as numbers (exact below 2^53, far beyond any date here).
@@ -117,20 +117,8 @@ export class PostgresStore implements Store {
       const revision = Number(await this.meta(c, 'revision'));
       const existing = new Map<string, string>();
       for (const row of (await c.query<{ id: string; json: string }>('SELECT id, json FROM reviews')).rows) existing.set(row.id, row.json);
-      const plan = planImport(existing, req.reviews, req.replace);
-      const storedBusiness = await this.meta(c, 'business');
-      const newBusiness = req.business ? JSON.stringify(BusinessSchema.parse(req.business)) : undefined;
-      const businessChanged = newBusiness !== undefined && newBusiness !== storedBusiness;
-      const outcome: ImportOutcome = {
-        added: plan.added.length,
-        updated: plan.updated.length,
-        removed: plan.removed.length,
-        unchanged: plan.unchanged,
-        business_changed: businessChanged,
-        revision_before: revision,
-        revision_after: revision,
-      };
-      if (req.dryRun || (planIsEmpty(plan) && !businessChanged)) return outcome;
+      const { plan, businessJson, outcome, write } = prepareImport(existing, await this.meta(c, 'business'), req, revision);
+      if (!write) return outcome;
       const writes = [...plan.added, ...plan.updated];
       const total = writes.length + plan.removed.length;
       let done = 0;
@@ -150,8 +138,7 @@ export class PostgresStore implements Store {
         done += batch.length;
         req.onProgress?.(done, total);
       }
-      if (businessChanged) await this.setMeta(c, 'business', newBusiness);
-      outcome.revision_after = revision + 1;
+      if (businessJson !== undefined) await this.setMeta(c, 'business', businessJson);
       await this.setMeta(c, 'revision', String(outcome.revision_after));
       await this.setMeta(c, 'updated_at', new Date().toISOString());
       // Delivered at commit: every replica listening refreshes at once.

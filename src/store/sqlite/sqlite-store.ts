@@ -1,11 +1,11 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
-import { planImport, planIsEmpty } from '../../core/import-plan.js';
-import { BusinessSchema, type Business } from '../../core/schema/business.js';
+import { prepareImport, type ImportOutcome } from '../../core/import-plan.js';
+import type { Business } from '../../core/schema/business.js';
 import type { Review } from '../../core/schema/review.js';
 import type { DeliveryJob, Subscription, VerificationJob, VerificationRequest, VerificationResult } from '../hub-store.js';
-import type { ImportOutcome, ImportRequest, RevisionInfo, Store, StoredData } from '../store.js';
+import type { ImportRequest, RevisionInfo, Store, StoredData } from '../store.js';
 import { sqliteMigrations } from './migrations.js';
 
 const BATCH = 500;
@@ -71,21 +71,8 @@ export class SqliteStore implements Store {
       for (const row of this.db.prepare('SELECT id, json FROM reviews').iterate() as Iterable<{ id: string; json: string }>) {
         existing.set(row.id, row.json);
       }
-      const plan = planImport(existing, req.reviews, req.replace);
-      const storedBusiness = this.getMeta.get('business')?.value;
-      // Parsed again so the stored JSON has schema key order whoever the caller is.
-      const newBusiness = req.business ? JSON.stringify(BusinessSchema.parse(req.business)) : undefined;
-      const businessChanged = newBusiness !== undefined && newBusiness !== storedBusiness;
-      const outcome: ImportOutcome = {
-        added: plan.added.length,
-        updated: plan.updated.length,
-        removed: plan.removed.length,
-        unchanged: plan.unchanged,
-        business_changed: businessChanged,
-        revision_before: before.revision,
-        revision_after: before.revision,
-      };
-      if (req.dryRun || (planIsEmpty(plan) && !businessChanged)) return outcome;
+      const { plan, businessJson, outcome, write } = prepareImport(existing, this.getMeta.get('business')?.value, req, before.revision);
+      if (!write) return outcome;
 
       const upsert = this.db.prepare(
         'INSERT INTO reviews (id, date, rating, json) VALUES (?, ?, ?, ?) ON CONFLICT (id) DO UPDATE SET date = excluded.date, rating = excluded.rating, json = excluded.json',
@@ -103,8 +90,7 @@ export class SqliteStore implements Store {
         if (++done % BATCH === 0) req.onProgress?.(done, total);
       }
       req.onProgress?.(total, total);
-      if (businessChanged) this.setMeta.run('business', newBusiness);
-      outcome.revision_after = before.revision + 1;
+      if (businessJson !== undefined) this.setMeta.run('business', businessJson);
       this.setMeta.run('revision', String(outcome.revision_after));
       this.setMeta.run('updated_at', new Date().toISOString());
       return outcome;
