@@ -6,20 +6,10 @@
 import { buildInsights } from '../src/core/insights/build.js';
 import { AnalysisCache } from '../src/core/insights/per-review.js';
 import { DEMO_BUSINESS } from '../src/core/demo/business.js';
-import { demoReviews } from '../src/core/demo/reviews.js';
-import { sortNewestFirst } from '../src/core/reviews.js';
-import { deterministicUlid } from '../src/core/ids.js';
+import { benchReviews } from './data.js';
 
 const n = Number(process.argv[2] ?? 100_000);
-const base = demoReviews(320);
-// Many distinct reviews: demo texts recombined, so no two share an id and most share no text.
-const reviews = sortNewestFirst(
-  Array.from({ length: n }, (_, i) => {
-    const a = base[i % base.length]!;
-    const b = base[(i * 7 + 3) % base.length]!;
-    return { ...a, id: deterministicUlid(`bench-${i}`, a.date), text: a.text && b.text ? `${a.text} ${b.text.split('. ').slice(-2).join('. ')}` : a.text };
-  }),
-);
+const reviews = benchReviews(n);
 
 function time<T>(fn: () => T): [T, number] {
   const t0 = performance.now();
