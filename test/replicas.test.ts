@@ -217,8 +217,10 @@ describe('several replicas on one PostgreSQL behind nginx', { skip: TEST_STORE !
     sub.hold = false;
     // Kill replicas one at a time until the held connection drops: that one was delivering.
     let victim: Replica | undefined;
+    let killedAt = 0;
     for (const r of replicas) {
       await kill(r);
+      killedAt = Date.now();
       if (await eventually(async () => sub.heldClosed, 500, 20)) {
         victim = r;
         break;
@@ -229,7 +231,6 @@ describe('several replicas on one PostgreSQL behind nginx', { skip: TEST_STORE !
       // It was the last one standing: bring another back to take the job over.
       replicas[0] = await startReplica(replicas[0]!.port);
     }
-    const killedAt = Date.now();
     assert.ok(await eventually(async () => sub.count('/a') === before + 2, 10_000), 'the delivery was retried by a surviving replica');
     const retry = sub.posts.filter((p) => p.path === '/a').at(-1)!;
     assert.ok(retry.at >= killedAt);
