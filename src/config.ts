@@ -44,6 +44,8 @@ export interface ServeConfig {
   logLevel: z.infer<typeof LogLevel>;
   /** How often the server checks the store for changes made by other processes. */
   revisionPollMs: number;
+  /** Behind a load balancer: take the client address from X-Forwarded-For (rate limits are per client). */
+  trustProxy: boolean;
   hub: HubConfig;
   mcp: McpConfig;
 }
@@ -120,6 +122,7 @@ export function loadServeConfig(env: NodeJS.ProcessEnv = process.env): ServeConf
     database: parseDatabaseUrl(env.DATABASE_URL),
     logLevel: level.data,
     revisionPollMs: intVar(env, 'REVISION_POLL_MS', 500, 50, 60_000),
+    trustProxy: boolVar(env, 'TRUST_PROXY'),
     hub: loadHubConfig(env),
     mcp: loadMcpConfig(env),
   };

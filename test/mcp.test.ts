@@ -243,6 +243,14 @@ describe('MCP: sessions', () => {
     });
     assert.equal(status, 403);
   });
+  it('forgets sessions past their maximum lifetime', async () => {
+    const now = Date.now();
+    await svc.store.createMcpSession('old-session-row', now - 10 * 86_400_000);
+    await svc.store.createMcpSession('new-session-row', now);
+    assert.ok((await svc.store.pruneMcpSessions(now - 86_400_000)) >= 1);
+    assert.equal(await svc.store.useMcpSession('old-session-row', now, 1e12, 1e12), 'unknown');
+    assert.equal(await svc.store.useMcpSession('new-session-row', now, 1e12, 1e12), 'ok');
+  });
   it('refuses a foreign Origin with 403 and admits its own and configured ones', async () => {
     assert.equal((await post(svc.url, INIT, { origin: 'https://evil.example' })).status, 403);
     assert.equal((await post(svc.url, list, { origin: 'https://evil.example', 'mcp-session-id': sid })).status, 403);

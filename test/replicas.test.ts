@@ -124,6 +124,7 @@ describe('several replicas on one PostgreSQL behind nginx', { skip: TEST_STORE !
       DATABASE_URL: database,
       BASE_URL: baseUrl,
       LOG_LEVEL: 'warn',
+      TRUST_PROXY: 'true',
       NODE_EXTRA_CA_CERTS: join(dir, 'ca.pem'),
       HUB_ALLOW_PRIVATE_CALLBACKS: 'true',
       HUB_POLL_MS: '100',

@@ -403,4 +403,17 @@ describe('hub: callback address guard', () => {
       await svc.close();
     }
   });
+
+  it('behind a trusted proxy, counts each forwarded client separately', async () => {
+    const svc = await startTestService({ business: BUSINESS, trustProxy: true, hub: { ...TEST_HUB, rateLimitPerMinute: 2 } });
+    try {
+      const send = (ip: string) =>
+        fetch(`${svc.url}/api/websub/hub`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-forwarded-for': ip }, body: 'hub.mode=subscribe' });
+      const a = [(await send('198.51.100.1')).status, (await send('198.51.100.1')).status, (await send('198.51.100.1')).status];
+      const b = (await send('198.51.100.2')).status;
+      assert.deepEqual([...a, b], [400, 400, 429, 400]);
+    } finally {
+      await svc.close();
+    }
+  });
 });

@@ -49,6 +49,7 @@ async function serve(): Promise<void> {
     port: config.port,
     baseUrl: config.baseUrl,
     revisionPollMs: config.revisionPollMs,
+    trustProxy: config.trustProxy,
     hub: config.hub,
     mcp: config.mcp,
   });

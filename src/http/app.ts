@@ -13,7 +13,7 @@ function pathPattern(path: string): RegExp {
 }
 
 /** Builds the fastify app from the route table: routing, CORS preflight, 404/405 and error answers. */
-export async function buildApp(operations: readonly Operation[], ctx: ServiceContext, logger: Logger) {
+export async function buildApp(operations: readonly Operation[], ctx: ServiceContext, logger: Logger, trustProxy: boolean) {
   const app = Fastify({
     loggerInstance: logger,
     // Per-request lines are logged at debug by the onResponse hook below, not at info.
@@ -22,6 +22,7 @@ export async function buildApp(operations: readonly Operation[], ctx: ServiceCon
     routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true },
     bodyLimit: 1024 * 1024,
     return503OnClosing: true,
+    trustProxy,
   });
 
   app.addHook('onResponse', (req, reply, done) => {

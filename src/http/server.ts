@@ -25,6 +25,7 @@ export interface ServerOptions {
   /** Public origin; defaults to the address it listens on. */
   baseUrl?: string;
   revisionPollMs: number;
+  trustProxy?: boolean;
   hub: HubConfig;
   mcp: McpConfig;
 }
@@ -44,7 +45,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
       return baseUrl;
     },
   };
-  const app = await buildApp(operations, ctx, opts.logger);
+  const app = await buildApp(operations, ctx, opts.logger, opts.trustProxy ?? false);
   await app.listen({ host: opts.host, port: opts.port });
   const addr = app.server.address();
   const port = typeof addr === 'object' && addr ? addr.port : opts.port;

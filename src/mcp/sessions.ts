@@ -6,6 +6,8 @@ export type SessionCheck = 'ok' | 'invalid' | 'expired' | 'ended' | 'idle';
 
 /** How often a live session's last use is written back: idleness is tracked to within this. */
 const TOUCH_EVERY_MS = 15_000;
+/** How often rows of sessions past their maximum lifetime are deleted. */
+const PRUNE_EVERY_MS = 3_600_000;
 
 /**
  * MCP session ids that any replica can check: `<id>.<expiry>.<HMAC>` signed with a key kept in
@@ -13,6 +15,8 @@ const TOUCH_EVERY_MS = 15_000;
  * store row tracks idleness and DELETE, which every replica sees.
  */
 export class McpSessions {
+  private lastPrune = 0;
+
   private constructor(
     private readonly store: Store,
     private readonly key: Buffer,
@@ -33,6 +37,10 @@ export class McpSessions {
     const expires = Math.floor(now / 1000) + this.config.sessionMaxSeconds;
     const payload = `${id}.${expires}`;
     await this.store.createMcpSession(id, now);
+    if (now - this.lastPrune >= PRUNE_EVERY_MS) {
+      this.lastPrune = now;
+      await this.store.pruneMcpSessions(now - this.config.sessionMaxSeconds * 1000);
+    }
     return `${payload}.${this.sign(payload)}`;
   }
 

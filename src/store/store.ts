@@ -44,6 +44,8 @@ export interface Store extends HubStore {
   useMcpSession(id: string, now: number, idleMs: number, touchEveryMs: number): Promise<'ok' | 'unknown' | 'ended' | 'idle'>;
   /** Ends a session; false when it was not live. */
   endMcpSession(id: string, now: number): Promise<boolean>;
+  /** Forgets sessions created before `cutoff` (their tokens have expired anyway). */
+  pruneMcpSessions(cutoff: number): Promise<number>;
   /**
    * Calls `onChange` soon after any process commits a new revision, where the database can say
    * so (PostgreSQL NOTIFY); SQLite has no such signal and relies on polling. Returns an unsubscribe.

@@ -197,6 +197,10 @@ export class PostgresStore implements Store {
     return ((await this.pool.query('UPDATE mcp_sessions SET ended_at = $2 WHERE id = $1 AND ended_at IS NULL', [id, now])).rowCount ?? 0) > 0;
   }
 
+  async pruneMcpSessions(cutoff: number): Promise<number> {
+    return (await this.pool.query('DELETE FROM mcp_sessions WHERE created_at < $1', [cutoff])).rowCount ?? 0;
+  }
+
   async enqueueVerification(req: VerificationRequest, now: number): Promise<void> {
     await this.pool.query(
       'INSERT INTO hub_verifications (callback, topic, callback_host, mode, lease_seconds, secret, due_at, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $7)',

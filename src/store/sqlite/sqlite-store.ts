@@ -133,6 +133,10 @@ export class SqliteStore implements Store {
     return this.db.prepare('UPDATE mcp_sessions SET ended_at = ? WHERE id = ? AND ended_at IS NULL').run(now, id).changes > 0;
   }
 
+  async pruneMcpSessions(cutoff: number): Promise<number> {
+    return this.db.prepare('DELETE FROM mcp_sessions WHERE created_at < ?').run(cutoff).changes;
+  }
+
   async enqueueVerification(req: VerificationRequest, now: number): Promise<void> {
     this.db
       .prepare(
