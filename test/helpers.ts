@@ -73,7 +73,7 @@ export interface TestService {
 
 /** A real server on a free port over a real SQLite file, seeded with the data given. */
 export async function startTestService(
-  seed: { business?: Business; reviews?: Review[]; database?: string; hub?: Partial<HubConfig>; mcp?: Partial<McpConfig>; trustProxy?: boolean } = {},
+  seed: { business?: Business; reviews?: Review[]; database?: string; hub?: Partial<HubConfig>; mcp?: Partial<McpConfig>; trustProxy?: boolean; revisionPollMs?: number } = {},
 ): Promise<TestService> {
   const database = seed.database ?? (await freshDatabase());
   const store = await openTestStore(database);
@@ -81,7 +81,7 @@ export async function startTestService(
     await store.importReviews({ reviews: seed.reviews ?? [], business: seed.business, replace: false, dryRun: false });
   }
   const hub = { ...loadHubConfig({}), pollMs: 50, ...seed.hub };
-  const server = await startServer({ store, logger: pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }), host: '127.0.0.1', port: 0, revisionPollMs: 100, trustProxy: seed.trustProxy, hub, mcp: { ...loadMcpConfig({}), ...seed.mcp } });
+  const server = await startServer({ store, logger: pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }), host: '127.0.0.1', port: 0, revisionPollMs: seed.revisionPollMs ?? 100, trustProxy: seed.trustProxy, hub, mcp: { ...loadMcpConfig({}), ...seed.mcp } });
   return {
     url: server.url,
     store,

@@ -3,9 +3,10 @@ import { createHmac } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { Snapshot } from '../src/live/snapshot.js';
 import { addressAllowed } from '../src/websub/address-guard.js';
 import { BUSINESS, REVIEWS } from './fixtures/data.js';
-import { eventually, freshDatabase, runCli, startTestService, tempDir, type TestService } from './helpers.js';
+import { eventually, freshDatabase, openTestStore, runCli, startTestService, tempDir, type TestService } from './helpers.js';
 import { CallbackServer, echoChallenge, hubPost, makeTestCa, type TestCa } from './websub-helpers.js';
 
 let ca: TestCa;
@@ -309,6 +310,30 @@ describe('hub: distribution', () => {
       assert.equal(cb.posts(p).length, 1);
     } finally {
       cb.behaviour = echoChallenge;
+      await svc.close();
+    }
+  });
+
+  it('never sends an older body than the one announced (another replica got there first): it catches up, then delivers', async () => {
+    // Polling is slow here, so this instance learns of the change only through the queued delivery.
+    const svc = await startTestService({ business: BUSINESS, reviews: REVIEWS.slice(0, 4), revisionPollMs: 60_000, hub: { ...TEST_HUB, ca: [ca.caCert] } });
+    const other = await openTestStore(svc.database);
+    try {
+      const p = path();
+      await subscribe(svc, p);
+      // "Another replica": imports, loads the new data and announces its feed.
+      await other.importReviews({ reviews: [REVIEWS[7]!], replace: false, dryRun: false });
+      const newer = new Snapshot(await other.load());
+      // On SQLite this queues the delivery; on PostgreSQL, NOTIFY may let the instance announce first: either way one delivery.
+      await other.announceTopic('/feed.xml', newer.topic('/feed.xml', svc.url).etag, newer.revision.revision, Date.now());
+      assert.ok(await eventually(async () => cb.posts(p).length === 1, 3000));
+      assert.equal(cb.posts(p)[0]!.body.toString(), newer.topic('/feed.xml', svc.url).identity.toString(), 'the announced body, not the stale one');
+      await new Promise((r) => setTimeout(r, 300));
+      assert.equal(cb.posts(p).length, 1, 'catching up announced nothing new');
+      // An announcement from an older revision is ignored.
+      assert.equal(await other.announceTopic('/feed.xml', 'stale-etag', newer.revision.revision - 1, Date.now()), 0);
+    } finally {
+      await other.close();
       await svc.close();
     }
   });

@@ -36,6 +36,8 @@ export interface DeliveryJob {
   /** Bumped by every announcement; a success only clears the job if no newer change arrived meanwhile. */
   seq: number;
   secret: string | null;
+  /** The topic body last announced (by any replica): what this delivery must carry. */
+  etag: string;
 }
 
 export interface HubStore {
@@ -50,12 +52,15 @@ export interface HubStore {
   /** Requests still waiting for their verification of intent. */
   listPendingVerifications(): Promise<VerificationJob[]>;
   /**
-   * Records the current body of a topic; if it differs from the last one announced, queues a
-   * delivery to every live subscriber (coalescing with any already queued). Returns how many.
+   * Records the current body of a topic at a data revision; if it differs from the last one
+   * announced, and is not older, queues a delivery to every live subscriber (coalescing with
+   * any already queued). Returns how many.
    */
-  announceTopic(topic: string, etag: string, now: number): Promise<number>;
+  announceTopic(topic: string, etag: string, revision: number, now: number): Promise<number>;
   claimDeliveries(now: number, claimMs: number, limit: number): Promise<DeliveryJob[]>;
   deliverySucceeded(job: DeliveryJob, now: number): Promise<void>;
+  /** Gives a claimed delivery back without counting an attempt (this replica cannot send the announced body yet). */
+  releaseDelivery(job: DeliveryJob, dueAt: number): Promise<void>;
   /** Counts a failed attempt: retries after the next delay, or removes the subscription after `maxFailures` (or at once when gone). */
   deliveryFailed(job: DeliveryJob, now: number, opts: { gone: boolean; maxFailures: number; retryDelaysMs: readonly number[] }): Promise<'retry' | 'removed'>;
   /** Deletes subscriptions whose lease has run out; returns how many. */

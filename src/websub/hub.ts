@@ -69,7 +69,7 @@ export class Hub {
   private async announce(snap: Snapshot): Promise<void> {
     const now = Date.now();
     for (const topic of TOPIC_PATHS) {
-      const queued = await this.store.announceTopic(topic, snap.topic(topic, this.baseUrl()).etag, now);
+      const queued = await this.store.announceTopic(topic, snap.topic(topic, this.baseUrl()).etag, snap.revision.revision, now);
       if (queued > 0) this.logger.info({ topic, subscribers: queued, revision: snap.revision.revision }, 'topic changed: deliveries queued');
     }
   }
@@ -131,7 +131,17 @@ export class Hub {
   /** Distribution (WebSub §7): the full topic body, its exact Content-Type, Link, and a signature when a secret was given. */
   private async deliver(job: DeliveryJob): Promise<void> {
     const topic = job.topic as TopicPath;
-    const rep = this.live.current().topic(topic, this.baseUrl());
+    let rep = this.live.current().topic(topic, this.baseUrl());
+    if (rep.etag !== job.etag) {
+      // Another replica announced a body this one has not loaded yet: catch up, or leave the job to one that has.
+      await this.live.refresh();
+      rep = this.live.current().topic(topic, this.baseUrl());
+      if (rep.etag !== job.etag) {
+        await this.store.releaseDelivery(job, Date.now() + this.config.pollMs);
+        this.logger.debug({ callback: job.callback, topic }, 'delivery deferred: announced body not loaded here yet');
+        return;
+      }
+    }
     const headers: Record<string, string> = { 'content-type': rep.contentType, link: topicLinkHeader(this.baseUrl(), topic) };
     if (job.secret !== null) headers['x-hub-signature'] = `sha256=${createHmac('sha256', job.secret).update(rep.identity).digest('hex')}`;
     let status = 0;

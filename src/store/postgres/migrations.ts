@@ -53,4 +53,5 @@ export const postgresMigrations: readonly string[] = [
      last_seen_at BIGINT NOT NULL,
      ended_at BIGINT
    );`,
+  `ALTER TABLE hub_topics ADD COLUMN revision INTEGER NOT NULL DEFAULT 0;`,
 ];

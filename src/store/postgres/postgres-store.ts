@@ -257,13 +257,15 @@ export class PostgresStore implements Store {
     return (await this.pool.query<VerificationJob>('SELECT id, callback, topic, callback_host, mode, lease_seconds, secret FROM hub_verifications ORDER BY id')).rows;
   }
 
-  async announceTopic(topic: string, etag: string, now: number): Promise<number> {
+  async announceTopic(topic: string, etag: string, revision: number, now: number): Promise<number> {
     return this.tx(async (c) => {
       // The row lock makes replicas announcing the same change take turns: only the first finds it new.
       await c.query('INSERT INTO hub_topics (topic, etag) VALUES ($1, $2) ON CONFLICT (topic) DO NOTHING', [topic, '']);
-      const prev = (await c.query<{ etag: string }>('SELECT etag FROM hub_topics WHERE topic = $1 FOR UPDATE', [topic])).rows[0]!.etag;
-      if (prev === etag) return 0;
-      await c.query('UPDATE hub_topics SET etag = $2 WHERE topic = $1', [topic, etag]);
+      const row = (await c.query<{ etag: string; revision: number }>('SELECT etag, revision FROM hub_topics WHERE topic = $1 FOR UPDATE', [topic])).rows[0]!;
+      const prev = row.etag;
+      // A replica still on an older revision must not announce over a newer body.
+      if (prev === etag || row.revision > revision) return 0;
+      await c.query('UPDATE hub_topics SET etag = $2, revision = $3 WHERE topic = $1', [topic, etag, revision]);
       if (prev === '') return 0;
       const res = await c.query(
         `INSERT INTO hub_deliveries (callback, topic, seq, due_at)
@@ -288,7 +290,8 @@ export class PostgresStore implements Store {
              UPDATE hub_deliveries SET due_at = $1
              WHERE id IN (SELECT id FROM hub_deliveries WHERE due_at <= $2 ORDER BY due_at LIMIT $3 FOR UPDATE SKIP LOCKED)
              RETURNING id, callback, topic, seq)
-           SELECT claimed.*, s.secret FROM claimed JOIN hub_subscriptions s USING (callback, topic)`,
+           SELECT claimed.*, s.secret, coalesce(t.etag, '') AS etag FROM claimed
+           JOIN hub_subscriptions s USING (callback, topic) LEFT JOIN hub_topics t ON t.topic = claimed.topic`,
           [now + claimMs, now, limit],
         )
       ).rows;
@@ -301,6 +304,10 @@ export class PostgresStore implements Store {
       const done = (await c.query('DELETE FROM hub_deliveries WHERE id = $1 AND seq = $2', [job.id, job.seq])).rowCount ?? 0;
       if (done === 0) await c.query('UPDATE hub_deliveries SET due_at = $2 WHERE id = $1', [job.id, now]);
     });
+  }
+
+  async releaseDelivery(job: DeliveryJob, dueAt: number): Promise<void> {
+    await this.pool.query('UPDATE hub_deliveries SET due_at = $2 WHERE id = $1', [job.id, dueAt]);
   }
 
   async deliveryFailed(

@@ -55,4 +55,6 @@ export const sqliteMigrations: readonly string[] = [
      last_seen_at INTEGER NOT NULL,
      ended_at INTEGER
    ) WITHOUT ROWID;`,
+  // The revision each topic body was announced at: a replica still on an older revision must not announce over a newer one.
+  `ALTER TABLE hub_topics ADD COLUMN revision INTEGER NOT NULL DEFAULT 0;`,
 ];

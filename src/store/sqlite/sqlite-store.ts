@@ -192,11 +192,13 @@ export class SqliteStore implements Store {
     return this.db.prepare('SELECT id, callback, topic, callback_host, mode, lease_seconds, secret FROM hub_verifications ORDER BY id').all() as VerificationJob[];
   }
 
-  async announceTopic(topic: string, etag: string, now: number): Promise<number> {
+  async announceTopic(topic: string, etag: string, revision: number, now: number): Promise<number> {
     return this.db.transaction((): number => {
-      const prev = this.db.prepare('SELECT etag FROM hub_topics WHERE topic = ?').pluck().get(topic) as string | undefined;
-      if (prev === etag) return 0;
-      this.db.prepare('INSERT INTO hub_topics (topic, etag) VALUES (?, ?) ON CONFLICT (topic) DO UPDATE SET etag = excluded.etag').run(topic, etag);
+      const prev = this.db.prepare('SELECT etag, revision FROM hub_topics WHERE topic = ?').get(topic) as { etag: string; revision: number } | undefined;
+      if (prev && (prev.etag === etag || prev.revision > revision)) return 0;
+      this.db
+        .prepare('INSERT INTO hub_topics (topic, etag, revision) VALUES (?, ?, ?) ON CONFLICT (topic) DO UPDATE SET etag = excluded.etag, revision = excluded.revision')
+        .run(topic, etag, revision);
       // The first announcement only records the body: nobody can have subscribed to an unannounced topic.
       if (prev === undefined) return 0;
       return this.db
@@ -223,9 +225,14 @@ export class SqliteStore implements Store {
           `UPDATE hub_deliveries SET due_at = ? WHERE id IN (SELECT id FROM hub_deliveries WHERE due_at <= ? ORDER BY due_at LIMIT ?)
            RETURNING id, callback, topic, seq`,
         )
-        .all(now + claimMs, now, limit) as Omit<DeliveryJob, 'secret'>[];
+        .all(now + claimMs, now, limit) as Omit<DeliveryJob, 'secret' | 'etag'>[];
       const secret = this.db.prepare('SELECT secret FROM hub_subscriptions WHERE callback = ? AND topic = ?').pluck();
-      return jobs.map((j) => ({ ...j, secret: (secret.get(j.callback, j.topic) as string | null | undefined) ?? null }));
+      const etag = this.db.prepare('SELECT etag FROM hub_topics WHERE topic = ?').pluck();
+      return jobs.map((j) => ({
+        ...j,
+        secret: (secret.get(j.callback, j.topic) as string | null | undefined) ?? null,
+        etag: (etag.get(j.topic) as string | undefined) ?? '',
+      }));
     }).immediate();
   }
 
@@ -236,6 +243,10 @@ export class SqliteStore implements Store {
       // A newer change arrived while this one was in flight: send again now.
       if (done === 0) this.db.prepare('UPDATE hub_deliveries SET due_at = ? WHERE id = ?').run(now, job.id);
     }).immediate();
+  }
+
+  async releaseDelivery(job: DeliveryJob, dueAt: number): Promise<void> {
+    this.db.prepare('UPDATE hub_deliveries SET due_at = ? WHERE id = ?').run(dueAt, job.id);
   }
 
   async deliveryFailed(
