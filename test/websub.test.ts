@@ -429,6 +429,19 @@ describe('hub: callback address guard', () => {
     }
   });
 
+  it('counts hub requests against one limit across instances sharing a database', async () => {
+    const a = await service({ rateLimitPerMinute: 3 });
+    const b = await startTestService({ database: a.database, hub: { ...TEST_HUB, ca: [ca.caCert], rateLimitPerMinute: 3 } });
+    try {
+      const statuses: number[] = [];
+      for (const target of [a, b, a, b]) statuses.push((await hubPost(target.url, { 'hub.mode': 'subscribe' })).status);
+      assert.deepEqual(statuses, [400, 400, 400, 429]);
+    } finally {
+      await b.close();
+      await a.close();
+    }
+  });
+
   it('behind a trusted proxy, counts each forwarded client separately', async () => {
     const svc = await startTestService({ business: BUSINESS, trustProxy: true, hub: { ...TEST_HUB, rateLimitPerMinute: 2 } });
     try {

@@ -3,6 +3,7 @@ import rateLimit from '@fastify/rate-limit';
 import Fastify, { LogController, type FastifyError } from 'fastify';
 import { HUB_PATH } from '../core/feeds/topics.js';
 import { plainText } from '../websub/hub-route.js';
+import { sharedRateLimitStore } from './shared-rate-limit.js';
 import type { Logger } from 'pino';
 import { sendError } from './errors.js';
 import { fastifyUrl, type Operation, type ServiceContext } from './route-table.js';
@@ -31,7 +32,7 @@ export async function buildApp(operations: readonly Operation[], ctx: ServiceCon
   });
 
   await app.register(formbody, { bodyLimit: 16 * 1024 });
-  await app.register(rateLimit, { global: false });
+  await app.register(rateLimit, { global: false, store: sharedRateLimitStore(ctx.hub.store) });
 
   const route = (scope: typeof app, op: Operation) =>
     scope.route({

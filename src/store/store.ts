@@ -51,6 +51,13 @@ export interface Store extends HubStore {
    * so (PostgreSQL NOTIFY); SQLite has no such signal and relies on polling. Returns an unsubscribe.
    */
   subscribe(onChange: () => void): () => void;
+  /**
+   * Counts one request against `key` in a fixed window of `windowMs`, shared by every process on
+   * the database. Returns the count so far in the current window and when that window ends.
+   */
+  hitRateLimit(key: string, windowMs: number, now: number): Promise<{ count: number; resetAt: number }>;
+  /** Forgets counters whose window started before `cutoff`. */
+  pruneRateLimits(cutoff: number): Promise<number>;
   /** A value kept in the store's key-value table (e.g. signing keys), created once atomically if absent. */
   getOrCreateSetting(key: string, create: () => string): Promise<string>;
   close(): Promise<void>;

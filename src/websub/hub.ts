@@ -40,6 +40,7 @@ export class Hub {
   private timer: NodeJS.Timeout | null = null;
   private running: Promise<void> | null = null;
   private again = false;
+  private lastPrune = 0;
   private readonly onSnapshot = (next: Snapshot) => {
     this.announce(next)
       .then(() => this.kick())
@@ -99,6 +100,10 @@ export class Hub {
   private async pass(): Promise<void> {
     const now = Date.now();
     const expired = await this.store.removeExpired(now);
+    if (now - this.lastPrune >= 60_000) {
+      this.lastPrune = now;
+      await this.store.pruneRateLimits(now - 3_600_000);
+    }
     if (expired > 0) this.logger.info({ expired }, 'leases ended: subscriptions removed');
     const verifications = await this.store.claimVerifications(now, this.config.claimMs, BATCH);
     await Promise.all(verifications.map((v) => this.verify(v)));

@@ -54,4 +54,5 @@ export const postgresMigrations: readonly string[] = [
      ended_at BIGINT
    );`,
   `ALTER TABLE hub_topics ADD COLUMN revision INTEGER NOT NULL DEFAULT 0;`,
+  `CREATE TABLE rate_limits (key TEXT PRIMARY KEY, window_start BIGINT NOT NULL, count INTEGER NOT NULL);`,
 ];

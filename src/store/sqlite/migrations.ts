@@ -57,4 +57,6 @@ export const sqliteMigrations: readonly string[] = [
    ) WITHOUT ROWID;`,
   // The revision each topic body was announced at: a replica still on an older revision must not announce over a newer one.
   `ALTER TABLE hub_topics ADD COLUMN revision INTEGER NOT NULL DEFAULT 0;`,
+  // Fixed-window request counters shared by every process on the database (hub rate limit).
+  `CREATE TABLE rate_limits (key TEXT PRIMARY KEY, window_start INTEGER NOT NULL, count INTEGER NOT NULL) WITHOUT ROWID;`,
 ];

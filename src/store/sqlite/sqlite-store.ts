@@ -114,6 +114,23 @@ export class SqliteStore implements Store {
     return () => {};
   }
 
+  async hitRateLimit(key: string, windowMs: number, now: number): Promise<{ count: number; resetAt: number }> {
+    const row = this.db
+      .prepare(
+        `INSERT INTO rate_limits (key, window_start, count) VALUES (@key, @now, 1)
+         ON CONFLICT (key) DO UPDATE SET
+           count = CASE WHEN rate_limits.window_start + @window <= @now THEN 1 ELSE rate_limits.count + 1 END,
+           window_start = CASE WHEN rate_limits.window_start + @window <= @now THEN @now ELSE rate_limits.window_start END
+         RETURNING count, window_start`,
+      )
+      .get({ key, now, window: windowMs }) as { count: number; window_start: number };
+    return { count: row.count, resetAt: row.window_start + windowMs };
+  }
+
+  async pruneRateLimits(cutoff: number): Promise<number> {
+    return this.db.prepare('DELETE FROM rate_limits WHERE window_start < ?').run(cutoff).changes;
+  }
+
   async createMcpSession(id: string, now: number): Promise<void> {
     this.db.prepare('INSERT INTO mcp_sessions (id, created_at, last_seen_at) VALUES (?, ?, ?)').run(id, now, now);
   }
