@@ -24,7 +24,6 @@ export const JSON_TYPE = 'application/json';
 export class Snapshot {
   readonly revision: RevisionInfo;
   readonly business: Business;
-  readonly hasBusinessProfile: boolean;
   readonly index: ReviewIndex;
   readonly aggregate: AggregateRating;
   readonly lastModified: Date;
@@ -39,7 +38,6 @@ export class Snapshot {
     private readonly analysisCache = new AnalysisCache(),
   ) {
     this.revision = data.revision;
-    this.hasBusinessProfile = data.business !== null;
     this.business = data.business ?? PLACEHOLDER_BUSINESS;
     this.index = buildReviewIndex(this.business, data.reviews);
     this.aggregate = aggregateRating(this.index.reviews);

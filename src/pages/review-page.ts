@@ -1,3 +1,4 @@
+import { stars } from '../core/feeds/topics.js';
 import { searchReviews } from '../core/search.js';
 import type { Business } from '../core/schema/business.js';
 import { SearchQuerySchema, type SearchQuery } from '../core/schema/search.js';
@@ -46,8 +47,6 @@ export function parsePageQuery(raw: Record<string, unknown>): PageQuery {
   if (pageRaw !== String(page)) errors.push('page: must be a whole number from 1');
   return { filters, search: search.success ? search.data : { limit: 100 }, page, errors };
 }
-
-const stars = (n: number) => '★'.repeat(n) + '☆'.repeat(5 - n);
 
 function reviewCard(r: Review, business: Business): Html {
   return html`<li><article class="review card" aria-label="Review by ${r.author}">

@@ -12,6 +12,15 @@ export function addressAllowed(address: string): boolean {
   return ipaddr.process(address).range() === 'unicast';
 }
 
+/**
+ * The IP literal a URL names, when it names one that is not public. IP literals never go
+ * through DNS lookup, so the guard in guardedLookup does not see them: they are checked here.
+ */
+export function refusedLiteral(url: URL): string | null {
+  const host = url.hostname.replace(/^\[|\]$/g, '');
+  return ipaddr.isValid(host) && !addressAllowed(host) ? host : null;
+}
+
 export class CallbackAddressError extends Error {
   readonly code = 'ERR_CALLBACK_ADDRESS';
   constructor(host: string, address: string) {

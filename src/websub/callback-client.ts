@@ -1,6 +1,5 @@
 import { Agent, request, type Dispatcher } from 'undici';
-import ipaddr from 'ipaddr.js';
-import { CallbackAddressError, addressAllowed, guardedLookup } from './address-guard.js';
+import { CallbackAddressError, guardedLookup, refusedLiteral } from './address-guard.js';
 
 export interface CallbackClientOptions {
   /** Lifts the public-address rule: for local testing only. */
@@ -34,15 +33,10 @@ export class CallbackClient {
     });
   }
 
-  private checkLiteral(url: URL): void {
-    const host = url.hostname.replace(/^\[|\]$/g, '');
-    // IP literals never go through lookup, so they are checked here.
-    if (!this.opts.allowPrivate && ipaddr.isValid(host) && !addressAllowed(host)) throw new CallbackAddressError(host, host);
-  }
-
   async send(method: 'GET' | 'POST', url: string, body?: Buffer, headers: Record<string, string> = {}): Promise<CallbackResponse> {
     const target = new URL(url);
-    this.checkLiteral(target);
+    const literal = this.opts.allowPrivate ? null : refusedLiteral(target);
+    if (literal) throw new CallbackAddressError(literal, literal);
     const signal = AbortSignal.timeout(this.opts.timeoutMs);
     const res: Dispatcher.ResponseData = await request(target, {
       method,

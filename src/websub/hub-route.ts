@@ -1,9 +1,8 @@
-import ipaddr from 'ipaddr.js';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { TOPIC_PATHS } from '../core/feeds/topics.js';
 import { HubRequestSchema } from '../core/schema/websub.js';
 import type { ServiceContext } from '../http/route-table.js';
-import { addressAllowed } from './address-guard.js';
+import { refusedLiteral } from './address-guard.js';
 import { clampLease } from './hub.js';
 
 /** Hub answers are plain text with a reason, as WebSub §5.1.2 asks. */
@@ -27,8 +26,7 @@ export async function handleHubRequest(req: FastifyRequest, reply: FastifyReply,
   const topicIndex = topics.indexOf(r['hub.topic']);
   if (topicIndex < 0) return plainText(reply, 400, `hub.topic must be one of: ${topics.join(', ')}`);
   const callback = new URL(r['hub.callback']);
-  const literal = callback.hostname.replace(/^\[|\]$/g, '');
-  if (!ctx.hub.config.allowPrivateCallbacks && ipaddr.isValid(literal) && !addressAllowed(literal)) {
+  if (!ctx.hub.config.allowPrivateCallbacks && refusedLiteral(callback)) {
     return plainText(reply, 400, 'hub.callback must be a public address');
   }
   const host = callback.hostname.toLowerCase();
