@@ -7,12 +7,10 @@ import { AnalysisCache, MODEL_NAME, ReviewAnalyser, type ReviewAnalysis } from '
 import { TAXONOMY_VERSION } from './taxonomy.js';
 import { monthlyFigures, trendOf } from './temporal.js';
 import { topicsOf } from './topics.js';
+import { pct, round2 } from './numbers.js';
 import { pullQuoteOf, summaryOf } from './summary.js';
 
 const EXAMPLES = 5;
-const round1 = (n: number) => Math.round(n * 10) / 10;
-const round2 = (n: number) => Math.round(n * 100) / 100;
-const pct = (part: number, whole: number) => (whole === 0 ? 0 : round1((part / whole) * 100));
 
 export interface Analysed {
   review: Review;

@@ -1,5 +1,6 @@
 import type { AspectEntry, Insights } from '../schema/insights.js';
 import { topCounts, type Figures } from './build.js';
+import { pct } from './numbers.js';
 
 type Faq = Insights['faq'][number];
 
@@ -70,10 +71,11 @@ export function faqFor(f: Figures): Faq[] {
   const complained = [...judged].sort((x, y) => y.negative_count - x.negative_count || (x.id < y.id ? -1 : 1))[0];
   if (complained && complained.negative_count > 0) {
     const ids = f.aspectIndex.get(complained.id)!.ids.negative.slice(0, 5);
+    const words = phrasesFor(f, complained.id, 'negative');
     out.push({
       id: 'most_complained',
       question: 'What do customers complain about most?',
-      answer: `${complained.label}: criticised in ${complained.negative_count} reviews (${Math.round((complained.negative_count / complained.mention_count) * 1000) / 10}% of those that mention it).${phrasesFor(f, complained.id, 'negative').length ? ` Typical words: ${phrasesFor(f, complained.id, 'negative').map((p) => `"${p}"`).join(', ')}.` : ''}`,
+      answer: `${complained.label}: criticised in ${complained.negative_count} reviews (${pct(complained.negative_count, complained.mention_count)}% of those that mention it).${words.length ? ` Typical words: ${words.map((p) => `"${p}"`).join(', ')}.` : ''}`,
       review_ids: ids,
     });
   }
@@ -83,7 +85,7 @@ export function faqFor(f: Figures): Faq[] {
   out.push({
     id: 'owner_replies',
     question: 'Does the business respond to reviews?',
-    answer: `It replied publicly to ${replied.length} of ${n} reviews (${Math.round((replied.length / n) * 1000) / 10}%)${negatives.length ? `, including ${negReplied.length} of the ${negatives.length} one- and two-star reviews` : ''}.`,
+    answer: `It replied publicly to ${replied.length} of ${n} reviews (${pct(replied.length, n)}%)${negatives.length ? `, including ${negReplied.length} of the ${negatives.length} one- and two-star reviews` : ''}.`,
     review_ids: negReplied.slice(0, 3).concat(replied.slice(0, 2)).map((x) => x.review.id).filter((v, i, a) => a.indexOf(v) === i),
   });
   if (f.trend.direction !== 'insufficient_data') {

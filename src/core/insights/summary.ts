@@ -2,7 +2,7 @@ import type { Insights } from '../schema/insights.js';
 import type { Analysed, Figures } from './build.js';
 import { phrasesFor } from './faq.js';
 
-const round2 = (n: number) => Math.round(n * 100) / 100;
+import { round2 } from './numbers.js';
 
 /** Templated from the figures alone, good news and bad: nothing in it is invented. */
 export function summaryOf(f: Figures): string | null {

@@ -1,7 +1,7 @@
 import type { Insights } from '../schema/insights.js';
 import type { Analysed } from './build.js';
 
-const round2 = (n: number) => Math.round(n * 100) / 100;
+import { round2 } from './numbers.js';
 
 export function monthlyFigures(all: readonly Analysed[]): Insights['temporal']['monthly'] {
   const months = new Map<string, Analysed[]>();

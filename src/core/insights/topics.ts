@@ -1,6 +1,7 @@
 import type { Business } from '../schema/business.js';
 import type { Insights } from '../schema/insights.js';
 import type { Analysed } from './build.js';
+import { round2 } from './numbers.js';
 import { tokenize } from './text.js';
 
 const STOP = new Set(
@@ -49,7 +50,7 @@ export function topicsOf(all: readonly Analysed[], max = 12, minReviews = 3): In
         label,
         review_count: xs.length,
         sentiment: {
-          score: Math.round((xs.reduce((s, x) => s + x.a.per.score, 0) / xs.length) * 100) / 100,
+          score: round2(xs.reduce((s, x) => s + x.a.per.score, 0) / xs.length),
           positive,
           neutral: xs.length - positive - negative,
           negative,
