@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { jsonSchemaOf } from '../core/schema/json-schema.js';
 import type { Operation, ResponseDoc } from './route-table.js';
 
 type Json = Record<string, unknown>;
@@ -20,9 +21,7 @@ const EXAMPLE_REVIEW = {
 function jsonSchema(schema: z.ZodType, io: 'input' | 'output' = 'output'): Json {
   const id = z.globalRegistry.get(schema)?.id;
   if (id && io === 'output') return { $ref: `#/components/schemas/${id}` };
-  const out = z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as Json;
-  delete out.$schema;
-  return out;
+  return jsonSchemaOf(schema, io);
 }
 
 function componentSchemas(): Json {

@@ -1,8 +1,8 @@
-import { z } from 'zod';
 import { ATOM_CONTENT_TYPE } from '../core/feeds/atom.js';
 import { HUB_PATH, type TopicPath } from '../core/feeds/topics.js';
 import { InsightsSchema } from '../core/schema/insights.js';
 import { JsonFeedSchema } from '../core/schema/jsonfeed.js';
+import { jsonSchemaOf } from '../core/schema/json-schema.js';
 import { HubRequestSchema } from '../core/schema/websub.js';
 import { reviewsSince, searchReviews } from '../core/search.js';
 import { handleHubRequest } from '../websub/hub-route.js';
@@ -94,11 +94,7 @@ export const operations: Operation[] = [
     requestBody: {
       contentType: 'application/x-www-form-urlencoded',
       description: 'hub.callback, hub.mode and hub.topic are required; unknown fields are ignored',
-      schema: (() => {
-        const s = z.toJSONSchema(HubRequestSchema, { io: 'input' }) as Record<string, unknown>;
-        delete s.$schema;
-        return s;
-      })(),
+      schema: jsonSchemaOf(HubRequestSchema, 'input'),
     },
     responses: {
       '202': plain('Accepted: verification of intent follows asynchronously'),

@@ -10,15 +10,14 @@ import {
   SetLevelRequestSchema,
   type CallToolResult,
 } from '@modelcontextprotocol/sdk/types.js';
-import { z } from 'zod';
+import type { z } from 'zod';
+import { objectJsonSchemaOf } from '../core/schema/json-schema.js';
 import type { Snapshot } from '../live/snapshot.js';
 import { TOOLS, ToolFailure } from './tools.js';
 
+/** MCP wants `type: "object"` at the root of both schemas. */
 function jsonSchema(schema: z.ZodObject, io: 'input' | 'output'): { type: 'object'; [k: string]: unknown } {
-  // A fresh object of the same shape: a registered schema at the root would become a bare $ref, and MCP wants type "object" there.
-  const out = z.toJSONSchema(z.object(schema.shape), { io, unrepresentable: 'any' }) as { type: 'object'; [k: string]: unknown };
-  delete out.$schema;
-  return out;
+  return objectJsonSchemaOf(schema, io) as { type: 'object'; [k: string]: unknown };
 }
 
 /** The tool list never changes while the process runs, so its JSON schemas are made once. */

@@ -1,4 +1,5 @@
-import { z } from 'zod';
+import type { z } from 'zod';
+import { objectJsonSchemaOf } from '../core/schema/json-schema.js';
 import { InsightsSchema } from '../core/schema/insights.js';
 import { ReviewSchema } from '../core/schema/review.js';
 import { BusinessSchema } from '../core/schema/business.js';
@@ -16,8 +17,7 @@ const code = (s: string) => html`<pre><code>${s}</code></pre>`;
 
 /** One row per field of a zod object, from the same schema the API validates with. */
 function fieldTable(schema: z.ZodObject, caption: string): Html {
-  // A fresh object of the same shape, so a registered schema is expanded rather than referenced.
-  const js = z.toJSONSchema(z.object(schema.shape), { unrepresentable: 'any' }) as { properties: Record<string, { type?: string | string[]; description?: string; anyOf?: { type?: string; $ref?: string }[]; $ref?: string; items?: unknown }>; required?: string[] };
+  const js = objectJsonSchemaOf(schema) as { properties: Record<string, { type?: string | string[]; description?: string; anyOf?: { type?: string; $ref?: string }[]; $ref?: string; items?: unknown }>; required?: string[] };
   const typeOf = (p: { type?: string | string[]; anyOf?: { type?: string; $ref?: string }[]; $ref?: string }): string => {
     if (p.$ref) return p.$ref.split('/').pop()!;
     if (p.anyOf) return p.anyOf.map((x) => (x.$ref ? x.$ref.split('/').pop()! : x.type ?? 'object')).join(' or ');
