@@ -9,7 +9,8 @@ import { sendError } from './errors.js';
 import { fastifyUrl, type Operation, type ServiceContext } from './route-table.js';
 
 function pathPattern(path: string): RegExp {
-  const escaped = path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\\?\{\w+\\?\}|\{\w+\}/g, '[^/]+');
+  // Braces are not escaped above, so each {param} is still plain text to replace.
+  const escaped = path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{\w+\}/g, '[^/]+');
   return new RegExp(`^${escaped}$`);
 }
 

@@ -20,7 +20,6 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { validateParams } from './validation.js';
 
 const validationError = { description: 'Invalid parameters: the body lists each problem in `issues`', schema: ErrorBodySchema };
-const searchParams = Object.keys(SearchQuerySchema.shape);
 const plain = (description: string) => ({ description, contentType: 'text/plain' });
 
 function sendTopic(req: FastifyRequest, reply: FastifyReply, { live, baseUrl }: ServiceContext, topic: TopicPath): FastifyReply {
@@ -116,7 +115,7 @@ export const operations: Operation[] = [
     conditional: true,
     responses: { '200': { description: 'Matching reviews', schema: SearchResultSchema }, '400': validationError },
     handler: (req, reply, { live }) => {
-      const v = validateParams(SearchQuerySchema, req.query as Record<string, unknown>, searchParams);
+      const v = validateParams(SearchQuerySchema, req.query as Record<string, unknown>);
       if (!v.ok) return sendError(reply, 'validation_error', 'Invalid query parameters', v.issues);
       const snap = live.current();
       const rep = snap.memo(`search:${JSON.stringify(v.value)}`, () => snap.json(searchReviews(snap.index, v.value)));
@@ -134,7 +133,7 @@ export const operations: Operation[] = [
     conditional: true,
     responses: { '200': { description: 'Reviews since the date', schema: SinceResultSchema }, '400': validationError },
     handler: (req, reply, { live }) => {
-      const v = validateParams(SincePathSchema, req.params as Record<string, unknown>, ['date']);
+      const v = validateParams(SincePathSchema, req.params as Record<string, unknown>);
       if (!v.ok) return sendError(reply, 'validation_error', 'Invalid path parameter', v.issues);
       const snap = live.current();
       const rep = snap.memo(`since:${v.value.date}`, () => {

@@ -7,7 +7,7 @@ export type Validated<T> = { ok: true; value: T } | { ok: false; issues: Validat
  * Validates query-string or path values against a zod object schema. A parameter given twice
  * is refused rather than silently picking one, and unknown names are named in the answer.
  */
-export function validateParams<S extends z.ZodType>(schema: S, raw: Record<string, unknown>, known: readonly string[]): Validated<z.infer<S>> {
+export function validateParams<S extends z.ZodObject>(schema: S, raw: Record<string, unknown>): Validated<z.infer<S>> {
   const issues: ValidationIssue[] = [];
   const single: Record<string, unknown> = {};
   for (const [name, value] of Object.entries(raw)) {
@@ -19,7 +19,7 @@ export function validateParams<S extends z.ZodType>(schema: S, raw: Record<strin
   for (const issue of parsed.error.issues) {
     if (issue.code === 'unrecognized_keys') {
       for (const key of issue.keys) {
-        issues.push({ parameter: key, code: 'unknown_parameter', message: `unknown parameter "${key}"; known parameters: ${known.join(', ')}` });
+        issues.push({ parameter: key, code: 'unknown_parameter', message: `unknown parameter "${key}"; known parameters: ${Object.keys(schema.shape).join(', ')}` });
       }
     } else {
       const parameter = String(issue.path[0] ?? '');
