@@ -9,7 +9,7 @@ import { sendError } from './errors.js';
 import { fastifyUrl, type Operation, type ServiceContext } from './route-table.js';
 
 function pathPattern(path: string): RegExp {
-  // Braces are not escaped above, so each {param} is still plain text to replace.
+  // Braces are left unescaped by the first replace, so each {param} is still plain text for the second.
   const escaped = path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{\w+\}/g, '[^/]+');
   return new RegExp(`^${escaped}$`);
 }

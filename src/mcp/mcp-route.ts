@@ -38,15 +38,18 @@ function cors(req: FastifyRequest, reply: FastifyReply): void {
   reply.header('access-control-expose-headers', 'Mcp-Session-Id, MCP-Protocol-Version');
 }
 
-function isInitialize(body: string): boolean {
+/** The body as JSON, or undefined when it is not JSON (the transport then answers -32700). */
+function parseBody(body: string): unknown {
   try {
-    const msg = JSON.parse(body) as unknown;
-    const list = Array.isArray(msg) ? msg : [msg];
-    return list.some((m) => typeof m === 'object' && m !== null && (m as { method?: unknown }).method === 'initialize');
+    return JSON.parse(body) as unknown;
   } catch {
-    // Not JSON: the transport answers it with -32700.
-    return false;
+    return undefined;
   }
+}
+
+function isInitialize(msg: unknown): boolean {
+  const list = Array.isArray(msg) ? msg : [msg];
+  return list.some((m) => typeof m === 'object' && m !== null && (m as { method?: unknown }).method === 'initialize');
 }
 
 /** Checks Origin and (unless initializing) the session; answers and returns false when the request must stop here. */
@@ -84,7 +87,8 @@ export async function handleMcpPost(req: FastifyRequest, reply: FastifyReply, ct
     cors(req, reply);
     return rpcError(reply, 406, -32000, 'Not Acceptable: Accept must list both application/json and text/event-stream');
   }
-  const initializing = isInitialize(body);
+  const message = parseBody(body);
+  const initializing = isInitialize(message);
   if (!(await admit(req, reply, ctx, !initializing))) return reply;
 
   const server = buildMcpServer(ctx.live.current(), ctx.baseUrl, ctx.mcp.version);
@@ -93,7 +97,9 @@ export async function handleMcpPost(req: FastifyRequest, reply: FastifyReply, ct
     await server.connect(transport);
     const headers = new Headers();
     for (const [k, v] of Object.entries(req.headers)) if (typeof v === 'string') headers.set(k, v);
-    const response = await transport.handleRequest(new Request(`${ctx.baseUrl}${MCP_PATH}`, { method: 'POST', headers, body }));
+    // Parsed once here and handed over; only a body that is not JSON goes to the transport raw, for its -32700 answer.
+    const request = new Request(`${ctx.baseUrl}${MCP_PATH}`, { method: 'POST', headers, body: message === undefined ? body : undefined });
+    const response = await transport.handleRequest(request, { parsedBody: message });
     if (initializing && response.status === 200) reply.header('mcp-session-id', await ctx.mcp.sessions.mint());
     response.headers.forEach((value, key) => {
       reply.header(key, value);
