@@ -1,64 +1,82 @@
 /**
- * HTTP throughput of the pre-compressed datasets against a baseline measured in the same run:
- * a bare node:http server answering with the very same bytes (no routing, no negotiation,
- * no conditional logic). Both on loopback, both driven by autocannon from this process.
- * Usage: npm run bench [-- seconds]
+ * Serving the datasets against nginx serving the very same bytes, at 1k, 10k and 100k reviews.
+ * Our server runs as its own process (bin/reviewcast.js over a fresh SQLite database), nginx
+ * from Debian's package with a generated config, and wrk drives both from a third process,
+ * alternating runs so both see the same machine. Target: >= 0.9 x nginx throughput.
+ * Usage: npm run bench:http [-- seconds [sizes]]   e.g. npm run bench:http -- 3 1000,10000
  */
-import { createServer } from 'node:http';
-import { join } from 'node:path';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import autocannon from 'autocannon';
-import { pino } from 'pino';
-import { loadHubConfig, loadMcpConfig } from '../src/config.js';
-import { DEMO_BUSINESS } from '../src/core/demo/business.js';
-import { demoReviews } from '../src/core/demo/reviews.js';
-import { startServer } from '../src/http/server.js';
-import { SqliteStore } from '../src/store/sqlite/sqlite-store.js';
+import { request } from 'undici';
+import { benchDatabase } from './lib/dataset.js';
+import { startNginx } from './lib/nginx.js';
+import { startService } from './lib/service.js';
+import { wrk, type LoadResult } from './lib/load.js';
+import { markdownTable } from './lib/table.js';
 
-const seconds = Number(process.argv[2] ?? 5);
-const store = new SqliteStore(join(mkdtempSync(join(tmpdir(), 'rc-bench-')), 'bench.db'));
-await store.importReviews({ reviews: demoReviews(), business: DEMO_BUSINESS, replace: false, dryRun: false });
-const server = await startServer({ store, logger: pino({ level: 'silent' }), host: '127.0.0.1', port: 0, revisionPollMs: 1000, hub: loadHubConfig({}), mcp: loadMcpConfig({}) });
+const seconds = Number(process.argv[2] ?? 3);
+const sizes = (process.argv[3] ?? '1000,10000,100000').split(',').map(Number);
+const ROUNDS = 2;
+const CONNECTIONS = 32;
+const PATHS = ['/reviews.json', '/api/feed.json', '/feed.xml'];
 
-async function body(path: string, encoding: string): Promise<{ buf: Buffer; type: string; etag: string }> {
-  const res = await fetch(`${server.url}${path}`, { headers: { 'accept-encoding': encoding } });
-  return { buf: Buffer.from(await res.arrayBuffer()), type: res.headers.get('content-type')!, etag: res.headers.get('etag')! };
+/** The bytes as sent: undici's request, unlike fetch, does not decode the content coding. */
+async function fetchVariant(url: string, encoding: string) {
+  const res = await request(url, { headers: { 'accept-encoding': encoding } });
+  return { headers: res.headers, body: Buffer.from(await res.body.arrayBuffer()) };
 }
 
-// The baseline serves the exact bytes our server sends for the same request (brotli for /reviews.json).
-const { brotliCompressSync } = await import('node:zlib');
-const plain = await body('/reviews.json', 'identity');
-const brBytes = brotliCompressSync(plain.buf);
-const baseline = createServer((_req, res) => {
-  res.writeHead(200, { 'content-type': plain.type, 'content-encoding': 'br', 'content-length': brBytes.length });
-  res.end(brBytes);
-});
-await new Promise<void>((r) => baseline.listen(0, '127.0.0.1', r));
-const baseUrl = `http://127.0.0.1:${(baseline.address() as { port: number }).port}`;
-
-async function run(name: string, url: string, headers: Record<string, string>) {
-  const r = await autocannon({ url, connections: 32, duration: seconds, headers });
-  return {
-    target: name,
-    'req/s': Math.round(r.requests.average),
-    'p50 ms': r.latency.p50,
-    'p99 ms': r.latency.p99,
-    'MB/s': (r.throughput.average / 2 ** 20).toFixed(1),
-    // Conditional requests answer 304, which autocannon files under non-2xx.
-    'non-2xx': r.non2xx,
-    errors: r.errors,
-  };
+function mean(rs: LoadResult[]): LoadResult {
+  const avg = (f: (r: LoadResult) => number) => rs.reduce((s, r) => s + f(r), 0) / rs.length;
+  return { rps: avg((r) => r.rps), p50ms: avg((r) => r.p50ms), p99ms: avg((r) => r.p99ms), errors: avg((r) => r.errors) };
 }
 
-const rows = [];
-rows.push(await run('baseline: node:http, same br bytes', `${baseUrl}/`, { 'accept-encoding': 'br' }));
-rows.push(await run('reviewcast GET /reviews.json (br)', `${server.url}/reviews.json`, { 'accept-encoding': 'br' }));
-rows.push(await run('reviewcast GET /reviews.json, 304', `${server.url}/reviews.json`, { 'if-none-match': plain.etag }));
-rows.push(await run('reviewcast search (cached per revision)', `${server.url}/api/reviews/search?min_rating=4&mentions_service=ac_repair`, {}));
-rows.push(await run('reviewcast GET /insights.json (br)', `${server.url}/insights.json`, { 'accept-encoding': 'br' }));
-console.log(`${demoReviews().length} reviews, ${plain.buf.length} bytes identity / ${brBytes.length} br; 32 connections, ${seconds}s each`);
-console.table(rows);
-await server.close();
-await store.close();
-baseline.close();
+const rows: Record<string, string | number>[] = [];
+for (const n of sizes) {
+  const db = await benchDatabase(n);
+  const ours = await startService(db);
+  const files: Record<string, { body: Buffer; gzip: Buffer | null; type: string }> = {};
+  const ourTags = new Map<string, string>();
+  for (const path of PATHS) {
+    const plain = await fetchVariant(`${ours.url}${path}`, 'identity');
+    const gz = await fetchVariant(`${ours.url}${path}`, 'gzip');
+    files[path] = { body: plain.body, gzip: gz.headers['content-encoding'] === 'gzip' ? gz.body : null, type: String(plain.headers['content-type']) };
+    ourTags.set(path, String(plain.headers.etag));
+  }
+  const nginx = await startNginx(files);
+  for (const path of PATHS) {
+    const nginxTag = (await fetch(`${nginx.url}${path}`, { method: 'HEAD', headers: { 'accept-encoding': 'identity' } })).headers.get('etag')!;
+    const variants: { name: string; ours: Record<string, string>; base: Record<string, string> }[] = [
+      { name: 'identity', ours: { 'accept-encoding': 'identity' }, base: { 'accept-encoding': 'identity' } },
+      { name: 'gzip', ours: { 'accept-encoding': 'gzip' }, base: { 'accept-encoding': 'gzip' } },
+      { name: '304', ours: { 'if-none-match': ourTags.get(path)! }, base: { 'if-none-match': nginxTag } },
+    ];
+    for (const v of variants) {
+      const a: LoadResult[] = [];
+      const b: LoadResult[] = [];
+      for (let round = 0; round < ROUNDS; round++) {
+        a.push(wrk(`${ours.url}${path}`, { seconds, connections: CONNECTIONS, headers: v.ours }));
+        b.push(wrk(`${nginx.url}${path}`, { seconds, connections: CONNECTIONS, headers: v.base }));
+      }
+      const o = mean(a);
+      const g = mean(b);
+      const ratio = o.rps / g.rps;
+      rows.push({
+        reviews: n,
+        path,
+        variant: v.name,
+        bytes: v.name === 'gzip' ? (files[path]!.gzip ?? files[path]!.body).length : v.name === '304' ? 0 : files[path]!.body.length,
+        'ours req/s': Math.round(o.rps),
+        'nginx req/s': Math.round(g.rps),
+        ratio: ratio.toFixed(2),
+        'ours p50/p99 ms': `${o.p50ms.toFixed(2)} / ${o.p99ms.toFixed(2)}`,
+        'nginx p50/p99 ms': `${g.p50ms.toFixed(2)} / ${g.p99ms.toFixed(2)}`,
+        errors: o.errors + g.errors,
+        'target >= 0.9': ratio >= 0.9 ? 'met' : 'missed',
+      });
+      console.error(JSON.stringify(rows.at(-1)));
+    }
+  }
+  nginx.stop();
+  await ours.stop();
+}
+console.log(`\n${CONNECTIONS} connections, wrk 1 thread, ${ROUNDS} alternating runs of ${seconds}s per target\n`);
+console.log(markdownTable(rows));

@@ -6,7 +6,7 @@
 import { buildInsights } from '../src/core/insights/build.js';
 import { AnalysisCache } from '../src/core/insights/per-review.js';
 import { DEMO_BUSINESS } from '../src/core/demo/business.js';
-import { benchReviews } from './data.js';
+import { benchReviews } from './lib/dataset.js';
 
 const n = Number(process.argv[2] ?? 100_000);
 const reviews = benchReviews(n);

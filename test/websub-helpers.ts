@@ -8,8 +8,8 @@ export interface TestCa {
   cert: string;
 }
 
-/** A CA made for this test run and a localhost/127.0.0.1 server certificate it signs. */
-export async function makeTestCa(): Promise<TestCa> {
+/** A CA made for this test run and a server certificate it signs for localhost and the given IPs. */
+export async function makeTestCa(ips: readonly string[] = ['127.0.0.1']): Promise<TestCa> {
   const ca = await generate([{ name: 'commonName', value: 'Reviewcast Test CA' }], {
     keySize: 2048,
     algorithm: 'sha256',
@@ -24,7 +24,7 @@ export async function makeTestCa(): Promise<TestCa> {
     ca: { key: ca.private, cert: ca.cert },
     extensions: [
       { name: 'basicConstraints', cA: false },
-      { name: 'subjectAltName', altNames: [{ type: 2, value: 'localhost' }, { type: 7, ip: '127.0.0.1' }] },
+      { name: 'subjectAltName', altNames: [{ type: 2, value: 'localhost' }, ...ips.map((ip) => ({ type: 7 as const, ip }))] },
     ],
   });
   return { caCert: ca.cert, key: leaf.private, cert: leaf.cert };

@@ -1,12 +1,14 @@
 import formbody from '@fastify/formbody';
 import rateLimit from '@fastify/rate-limit';
+import { createServer } from 'node:http';
 import Fastify, { LogController, type FastifyError } from 'fastify';
 import { HUB_PATH } from '../core/feeds/topics.js';
 import { plainText } from '../websub/hub-route.js';
 import { sharedRateLimitStore } from './shared-rate-limit.js';
 import type { Logger } from 'pino';
 import { sendError } from './errors.js';
-import { fastifyUrl, type Operation, type ServiceContext } from './route-table.js';
+import { buildFastPath } from './fast-path.js';
+import { fastifyUrl, operationHandler, type Operation, type ServiceContext } from './route-table.js';
 
 function pathPattern(path: string): RegExp {
   // Braces are left unescaped by the first replace, so each {param} is still plain text for the second.
@@ -16,7 +18,12 @@ function pathPattern(path: string): RegExp {
 
 /** Builds the fastify app from the route table: routing, CORS preflight, 404/405 and error answers. */
 export async function buildApp(operations: readonly Operation[], ctx: ServiceContext, logger: Logger, trustProxy: boolean) {
+  const fastPath = buildFastPath(operations, ctx, logger);
   const app = Fastify({
+    serverFactory: (handler) =>
+      createServer((req, res) => {
+        if (!fastPath(req, res)) handler(req, res);
+      }),
     loggerInstance: logger,
     // Per-request lines are logged at debug by the onResponse hook below, not at info.
     logController: new LogController({ disableRequestLogging: true }),
@@ -39,7 +46,7 @@ export async function buildApp(operations: readonly Operation[], ctx: ServiceCon
     scope.route({
       method: op.method,
       url: fastifyUrl(op.path),
-      handler: (req, reply) => op.handler(req, reply, ctx),
+      handler: (req, reply) => operationHandler(op)(req, reply, ctx),
       ...(op.rateLimited ? { config: { rateLimit: { max: ctx.hub.config.rateLimitPerMinute, timeWindow: 60_000 } } } : {}),
     });
   // Raw-body routes live in their own scope, where every body arrives as a string.

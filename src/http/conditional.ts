@@ -1,4 +1,5 @@
 import Negotiator from 'negotiator';
+import type { IncomingHttpHeaders } from 'node:http';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Representation } from '../live/representation.js';
 
@@ -7,15 +8,29 @@ const CODINGS = ['br', 'gzip', 'identity'];
 // negotiator 1.x takes a server preference for ties; its published types predate the option.
 type EncodingPicker = (available: string[], opts: { preferred: string[] }) => string | undefined;
 
+// Clients send a handful of distinct Accept-Encoding values, so negotiation is done once per value.
+const codingCache = new Map<string, string | undefined>();
+
 function pickCoding(acceptEncoding: string | undefined): string | undefined {
-  const negotiator = new Negotiator({ headers: { 'accept-encoding': acceptEncoding ?? 'identity' } });
-  return (negotiator.encoding as unknown as EncodingPicker).call(negotiator, CODINGS, { preferred: CODINGS });
+  const key = acceptEncoding ?? 'identity';
+  if (codingCache.has(key)) return codingCache.get(key);
+  const negotiator = new Negotiator({ headers: { 'accept-encoding': key } });
+  const coding = (negotiator.encoding as unknown as EncodingPicker).call(negotiator, CODINGS, { preferred: CODINGS });
+  if (codingCache.size >= 256) codingCache.clear();
+  codingCache.set(key, coding);
+  return coding;
 }
 
 export interface SendOptions {
   cacheControl?: string;
   /** Extra headers, e.g. Link for WebSub topics. */
   headers?: Record<string, string>;
+}
+
+/** A pre-built body and how to send it: what a document-style endpoint answers with. */
+export interface Served {
+  rep: Representation;
+  opts?: SendOptions;
 }
 
 /** Strips W/ and the coding suffix: If-None-Match uses the weak comparison (RFC 9110 §13.1.2). */
@@ -36,39 +51,51 @@ function notModifiedSince(header: string, lastModified: Date): boolean {
   return Number.isFinite(since) && lastModified.getTime() <= since;
 }
 
+export interface PreparedResponse {
+  status: 200 | 304;
+  headers: Record<string, string | number>;
+  /** Null for 304. */
+  body: Buffer | null;
+}
+
 /**
- * Sends a pre-built representation: conditional GET (If-None-Match, else If-Modified-Since),
- * content-coding negotiation, and the caching headers. Each coding has its own strong ETag.
+ * The answer to a GET for a pre-built representation: conditional GET (If-None-Match, else
+ * If-Modified-Since) first, then content-coding negotiation and the caching headers. Each
+ * coding has its own strong ETag. Shared by the fastify handlers and the fast path.
  */
-export function sendRepresentation(req: FastifyRequest, reply: FastifyReply, rep: Representation, opts: SendOptions = {}): FastifyReply {
-  const coding = pickCoding(req.headers['accept-encoding']);
+export function prepareResponse(rep: Representation, opts: SendOptions, reqHeaders: IncomingHttpHeaders): PreparedResponse {
+  const headers: Record<string, string | number> = {
+    'last-modified': rep.lastModifiedHttp,
+    vary: 'Accept-Encoding',
+    'cache-control': opts.cacheControl ?? 'public, max-age=60, stale-while-revalidate=60',
+    'access-control-allow-origin': '*',
+    'access-control-expose-headers': 'ETag, Link, Content-Encoding',
+    'x-content-type-options': 'nosniff',
+    ...opts.headers,
+  };
+  const coding = pickCoding(reqHeaders['accept-encoding']);
   let body = rep.identity;
   let suffix = '';
   if (coding === 'br' && rep.br) {
     body = rep.br;
     suffix = '-br';
-    reply.header('content-encoding', 'br');
   } else if (coding === 'gzip' && rep.gzip) {
     body = rep.gzip;
     suffix = '-gzip';
-    reply.header('content-encoding', 'gzip');
   }
-  reply
-    .header('etag', `"${rep.etag}${suffix}"`)
-    .header('last-modified', rep.lastModified.toUTCString())
-    .header('vary', 'Accept-Encoding')
-    .header('cache-control', opts.cacheControl ?? 'public, max-age=60, stale-while-revalidate=60')
-    .header('access-control-allow-origin', '*')
-    .header('access-control-expose-headers', 'ETag, Link, Content-Encoding')
-    .header('x-content-type-options', 'nosniff');
-  for (const [k, v] of Object.entries(opts.headers ?? {})) reply.header(k, v);
-
-  const inm = req.headers['if-none-match'];
-  const ims = req.headers['if-modified-since'];
+  headers.etag = `"${rep.etag}${suffix}"`;
+  const inm = reqHeaders['if-none-match'];
+  const ims = reqHeaders['if-modified-since'];
   const fresh = inm !== undefined ? ifNoneMatchHits(inm, rep.etag) : ims !== undefined && notModifiedSince(ims, rep.lastModified);
-  if (fresh) {
-    reply.removeHeader('content-encoding');
-    return reply.code(304).send();
-  }
-  return reply.code(200).header('content-type', rep.contentType).send(body);
+  if (fresh) return { status: 304, headers, body: null };
+  if (suffix) headers['content-encoding'] = suffix.slice(1);
+  headers['content-type'] = rep.contentType;
+  headers['content-length'] = body.length;
+  return { status: 200, headers, body };
+}
+
+export function sendRepresentation(req: FastifyRequest, reply: FastifyReply, rep: Representation, opts: SendOptions = {}): FastifyReply {
+  const p = prepareResponse(rep, opts, req.headers);
+  reply.code(p.status).headers(p.headers);
+  return p.body ? reply.send(p.body) : reply.send();
 }

@@ -1,4 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { sendRepresentation, type Served } from './conditional.js';
 import type { z } from 'zod';
 import type { LiveData } from '../live/live-data.js';
 import type { Hub } from '../websub/hub.js';
@@ -22,8 +23,10 @@ export interface ResponseDoc {
   headers?: Record<string, { description: string; schema: Record<string, unknown> }>;
 }
 
-/** One endpoint: its documentation, its validation schemas and its handler, in one place. */
-export interface Operation {
+export type Handler = (req: FastifyRequest, reply: FastifyReply, ctx: ServiceContext) => FastifyReply | Promise<FastifyReply>;
+
+/** What an endpoint is, apart from how it answers. */
+interface OperationDoc {
   method: 'GET' | 'POST' | 'DELETE';
   /** OpenAPI-style path, e.g. /api/reviews/since/{date}. */
   path: string;
@@ -45,7 +48,23 @@ export interface Operation {
   rawBody?: boolean;
   requestBody?: { contentType: string; description: string; schema?: Record<string, unknown> };
   responses: Record<string, ResponseDoc>;
-  handler: (req: FastifyRequest, reply: FastifyReply, ctx: ServiceContext) => FastifyReply | Promise<FastifyReply>;
+}
+
+/**
+ * One endpoint: its documentation, its validation schemas and how it answers, in one place.
+ * A `document` endpoint answers a GET without parameters with a body pre-built per revision;
+ * such endpoints are also served by the fast path, ahead of the router.
+ */
+export type Operation = OperationDoc & ({ handler: Handler; document?: undefined } | { document: (ctx: ServiceContext) => Served; handler?: undefined });
+
+/** The fastify handler of an operation. */
+export function operationHandler(op: Operation): Handler {
+  if (op.handler) return op.handler;
+  const document = op.document;
+  return (req, reply, ctx) => {
+    const served = document(ctx);
+    return sendRepresentation(req, reply, served.rep, served.opts);
+  };
 }
 
 /** fastify's route syntax for an OpenAPI path. */

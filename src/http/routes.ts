@@ -12,18 +12,17 @@ import { topicLinkHeader } from '../websub/hub.js';
 import { ReviewsDatasetSchema } from '../core/schema/dataset.js';
 import { ErrorBodySchema } from '../core/schema/error.js';
 import { SearchQuerySchema, SearchResultSchema, SincePathSchema, SinceResultSchema, type SinceResult } from '../core/schema/search.js';
-import { sendRepresentation } from './conditional.js';
+import { sendRepresentation, type Served } from './conditional.js';
 import { sendError } from './errors.js';
 import { buildOpenApi } from './openapi.js';
 import type { Operation, ServiceContext } from './route-table.js';
-import type { FastifyReply, FastifyRequest } from 'fastify';
 import { validateParams } from './validation.js';
 
 const validationError = { description: 'Invalid parameters: the body lists each problem in `issues`', schema: ErrorBodySchema };
 const plain = (description: string) => ({ description, contentType: 'text/plain' });
 
-function sendTopic(req: FastifyRequest, reply: FastifyReply, { live, baseUrl }: ServiceContext, topic: TopicPath): FastifyReply {
-  return sendRepresentation(req, reply, live.current().topic(topic, baseUrl), { headers: { link: topicLinkHeader(baseUrl, topic) } });
+function topicDocument(topic: TopicPath) {
+  return ({ live, baseUrl }: ServiceContext): Served => ({ rep: live.current().topic(topic, baseUrl), opts: { headers: { link: topicLinkHeader(baseUrl, topic) } } });
 }
 
 /** Every endpoint of the service, top to bottom. The OpenAPI document is generated from this table. */
@@ -39,7 +38,7 @@ export const operations: Operation[] = [
     conditional: true,
     topic: true,
     responses: { '200': { description: 'The dataset', schema: ReviewsDatasetSchema } },
-    handler: (req, reply, ctx) => sendTopic(req, reply, ctx, '/reviews.json'),
+    document: topicDocument('/reviews.json'),
   },
   {
     method: 'GET',
@@ -51,9 +50,9 @@ export const operations: Operation[] = [
       'Aspects (a fixed, versioned taxonomy for service businesses, extendable in the business profile), entities (technicians, services, problems, service areas), topics, monthly figures and trend, per-review analysis, an FAQ, a summary and a pull quote. Computed locally and deterministically from the reviews whenever they change; `generated_at` is the time of the data change it reflects.',
     conditional: true,
     responses: { '200': { description: 'The insights document', schema: InsightsSchema } },
-    handler: (req, reply, { live }) => {
+    document: ({ live }) => {
       const snap = live.current();
-      return sendRepresentation(req, reply, snap.memo('insights', () => snap.json(snap.insights())));
+      return { rep: snap.memo('insights', () => snap.json(snap.insights())) };
     },
   },
   {
@@ -67,7 +66,7 @@ export const operations: Operation[] = [
     conditional: true,
     topic: true,
     responses: { '200': { description: 'The feed', schema: JsonFeedSchema } },
-    handler: (req, reply, ctx) => sendTopic(req, reply, ctx, '/api/feed.json'),
+    document: topicDocument('/api/feed.json'),
   },
   {
     method: 'GET',
@@ -79,7 +78,7 @@ export const operations: Operation[] = [
     conditional: true,
     topic: true,
     responses: { '200': { description: 'The Atom feed', contentType: ATOM_CONTENT_TYPE } },
-    handler: (req, reply, ctx) => sendTopic(req, reply, ctx, '/feed.xml'),
+    document: topicDocument('/feed.xml'),
   },
   {
     method: 'POST',
@@ -118,8 +117,8 @@ export const operations: Operation[] = [
       const v = validateParams(SearchQuerySchema, req.query as Record<string, unknown>);
       if (!v.ok) return sendError(reply, 'validation_error', 'Invalid query parameters', v.issues);
       const snap = live.current();
-      const rep = snap.memo(`search:${JSON.stringify(v.value)}`, () => snap.json(searchReviews(snap.index, v.value)));
-      return sendRepresentation(req, reply, rep);
+      // Not memoised: the indexed search costs less than keeping its answers would in garbage collection.
+      return sendRepresentation(req, reply, snap.answer(searchReviews(snap.index, v.value)));
     },
   },
   {
@@ -139,7 +138,7 @@ export const operations: Operation[] = [
       const rep = snap.memo(`since:${v.value.date}`, () => {
         const reviews = reviewsSince(snap.index, v.value.date);
         const body: SinceResult = { since: v.value.date, count: reviews.length, reviews };
-        return snap.json(body);
+        return snap.answer(body);
       });
       return sendRepresentation(req, reply, rep);
     },
@@ -211,11 +210,10 @@ export const operations: Operation[] = [
     description: 'Generated from the same schemas the endpoints validate with.',
     conditional: true,
     responses: { '200': { description: 'OpenAPI 3.1.0 document', contentType: 'application/json' } },
-    handler: (req, reply, { live, baseUrl }) => {
+    document: ({ live, baseUrl }) => {
       const snap = live.current();
       // The document does not depend on the data, but caching it per snapshot keeps one code path.
-      const rep = snap.memo('openapi', () => snap.json(buildOpenApi(operations, baseUrl)));
-      return sendRepresentation(req, reply, rep, { cacheControl: 'public, max-age=300' });
+      return { rep: snap.memo('openapi', () => snap.json(buildOpenApi(operations, baseUrl))), opts: { cacheControl: 'public, max-age=300' } };
     },
   },
   {

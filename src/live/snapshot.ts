@@ -51,8 +51,14 @@ export class Snapshot {
     return this.insightsDoc;
   }
 
+  /** A document served many times per revision, compressed up front. */
   json(value: unknown): Representation {
     return buildRepresentation(JSON.stringify(value), JSON_TYPE, this.lastModified);
+  }
+
+  /** The answer to one query (a search, a date), compressed only if a client asks for it. */
+  answer(value: unknown): Representation {
+    return buildRepresentation(JSON.stringify(value), JSON_TYPE, this.lastModified, 'on-demand');
   }
 
   /** The body of a WebSub topic, as served and as delivered to subscribers. */

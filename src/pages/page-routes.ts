@@ -1,7 +1,6 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
-import { sendRepresentation } from '../http/conditional.js';
-import type { Operation, ServiceContext } from '../http/route-table.js';
-import { buildRepresentation, type Representation } from '../live/representation.js';
+import { sendRepresentation, type Served } from '../http/conditional.js';
+import type { Handler, Operation, ServiceContext } from '../http/route-table.js';
+import { buildRepresentation, type Compression, type Representation } from '../live/representation.js';
 import type { Snapshot } from '../live/snapshot.js';
 import { staticAssets, type StaticAssets } from './assets.js';
 import { renderApiReferencePage, renderDevelopersPage, renderMcpPage, renderWebhooksPage } from './developer-pages.js';
@@ -13,19 +12,19 @@ const HTML = 'text/html; charset=utf-8';
 const TEXT = 'text/plain; charset=utf-8';
 
 /** Pages are data-dependent, so they are rendered once per revision (and per query) like the JSON bodies. */
-function cachedPage(key: string, type: string, render: (snap: Snapshot, ctx: ServiceContext) => Html | string) {
-  return (req: FastifyRequest, reply: FastifyReply, ctx: ServiceContext): FastifyReply => {
+function cachedPage(key: string, type: string, render: (snap: Snapshot, ctx: ServiceContext) => Html | string, compression: Compression = 'now') {
+  return (ctx: ServiceContext): Served => {
     const snap = ctx.live.current();
-    const rep = snap.memo(key, () => buildRepresentation(String(render(snap, ctx)), type, snap.lastModified));
-    return sendRepresentation(req, reply, rep, { cacheControl: 'public, max-age=60' });
+    const rep = snap.memo(key, () => buildRepresentation(String(render(snap, ctx)), type, snap.lastModified, compression));
+    return { rep, opts: { cacheControl: 'public, max-age=60' } };
   };
 }
 
 function asset(pick: (a: StaticAssets) => Representation) {
-  return (req: FastifyRequest, reply: FastifyReply): FastifyReply => sendRepresentation(req, reply, pick(staticAssets()), { cacheControl: 'public, max-age=3600' });
+  return (): Served => ({ rep: pick(staticAssets()), opts: { cacheControl: 'public, max-age=3600' } });
 }
 
-const page = (path: string, summary: string, handler: Operation['handler']): Operation => ({
+const page = (path: string, summary: string, answer: { handler: Handler } | { document: (ctx: ServiceContext) => Served }): Operation => ({
   method: 'GET',
   path,
   operationId: `page${path}`,
@@ -34,23 +33,25 @@ const page = (path: string, summary: string, handler: Operation['handler']): Ope
   description: summary,
   hidden: true,
   responses: { '200': { description: summary, contentType: HTML } },
-  handler,
+  ...answer,
 });
 
 export const pageOperations: Operation[] = [
-  page('/', 'The review page', (req, reply, ctx) => {
-    const q = parsePageQuery(req.query as Record<string, unknown>);
-    const key = `page:/?${JSON.stringify([q.filters, q.page])}`;
-    return cachedPage(key, HTML, (snap) => renderReviewPage(snap, ctx.baseUrl, q))(req, reply, ctx);
+  page('/', 'The review page', {
+    handler: (req, reply, ctx) => {
+      const q = parsePageQuery(req.query as Record<string, unknown>);
+      const served = cachedPage(`page:/?${JSON.stringify([q.filters, q.page])}`, HTML, (snap) => renderReviewPage(snap, ctx.baseUrl, q), 'on-demand')(ctx);
+      return sendRepresentation(req, reply, served.rep, served.opts);
+    },
   }),
-  page('/developers', 'Developer overview', cachedPage('page:/developers', HTML, (snap, ctx) => renderDevelopersPage({ baseUrl: ctx.baseUrl, business: snap.business }))),
-  page('/developers/api', 'API reference', cachedPage('page:/developers/api', HTML, (snap, ctx) => renderApiReferencePage({ baseUrl: ctx.baseUrl, business: snap.business }))),
-  page('/developers/mcp', 'MCP setup', cachedPage('page:/developers/mcp', HTML, (snap, ctx) => renderMcpPage({ baseUrl: ctx.baseUrl, business: snap.business }))),
-  page('/developers/webhooks', 'WebSub guide', cachedPage('page:/developers/webhooks', HTML, (snap, ctx) => renderWebhooksPage({ baseUrl: ctx.baseUrl, business: snap.business }))),
-  page('/llms.txt', 'Guide for language models', cachedPage('page:/llms.txt', TEXT, (snap, ctx) => renderLlmsTxt(snap, ctx.baseUrl))),
-  page('/robots.txt', 'Robots rules', cachedPage('page:/robots.txt', TEXT, (_snap, ctx) => renderRobotsTxt(ctx.baseUrl))),
-  page('/favicon.ico', 'Icon', asset((a) => a.favicon)),
-  page('/assets/site.css', 'Stylesheet', asset((a) => a.css)),
-  page('/assets/reviews.js', 'Review list script', asset((a) => a.reviewsJs)),
-  page('/assets/scalar.js', 'API reference renderer (@scalar/api-reference)', asset((a) => a.scalarJs)),
+  page('/developers', 'Developer overview', { document: cachedPage('page:/developers', HTML, (snap, ctx) => renderDevelopersPage({ baseUrl: ctx.baseUrl, business: snap.business })) }),
+  page('/developers/api', 'API reference', { document: cachedPage('page:/developers/api', HTML, (snap, ctx) => renderApiReferencePage({ baseUrl: ctx.baseUrl, business: snap.business })) }),
+  page('/developers/mcp', 'MCP setup', { document: cachedPage('page:/developers/mcp', HTML, (snap, ctx) => renderMcpPage({ baseUrl: ctx.baseUrl, business: snap.business })) }),
+  page('/developers/webhooks', 'WebSub guide', { document: cachedPage('page:/developers/webhooks', HTML, (snap, ctx) => renderWebhooksPage({ baseUrl: ctx.baseUrl, business: snap.business })) }),
+  page('/llms.txt', 'Guide for language models', { document: cachedPage('page:/llms.txt', TEXT, (snap, ctx) => renderLlmsTxt(snap, ctx.baseUrl)) }),
+  page('/robots.txt', 'Robots rules', { document: cachedPage('page:/robots.txt', TEXT, (_snap, ctx) => renderRobotsTxt(ctx.baseUrl)) }),
+  page('/favicon.ico', 'Icon', { document: asset((a) => a.favicon) }),
+  page('/assets/site.css', 'Stylesheet', { document: asset((a) => a.css) }),
+  page('/assets/reviews.js', 'Review list script', { document: asset((a) => a.reviewsJs) }),
+  page('/assets/scalar.js', 'API reference renderer (@scalar/api-reference)', { document: asset((a) => a.scalarJs) }),
 ];

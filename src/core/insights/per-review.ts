@@ -12,6 +12,7 @@ export const MODEL_NAME = `reviewcast-absa ${ANALYSER_VERSION} (lexicon and rule
 
 export interface ReviewAnalysis {
   per: PerReview;
+  /** The sentences with at least one aspect: the only ones later passes (pull quote, unlisted technicians) read. */
   sentences: SentenceAnalysis[];
   /** Names in a technician's role that are not on the roster. */
   candidates: string[];
@@ -81,7 +82,8 @@ export class ReviewAnalyser {
     }
     return {
       per,
-      sentences,
+      // Kept for every review between revisions, so only what is read later is kept.
+      sentences: sentences.filter((s) => s.aspects.length > 0),
       candidates: text ? candidateTechnicianNames(text, this.business, this.known) : [],
       entityPhrases,
       bigrams: reviewBigrams(sentences, this.topicSkip),

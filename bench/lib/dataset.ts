@@ -1,0 +1,37 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DEMO_BUSINESS } from '../../src/core/demo/business.js';
+import { demoReviews } from '../../src/core/demo/reviews.js';
+import { deterministicUlid } from '../../src/core/ids.js';
+import { sortNewestFirst } from '../../src/core/reviews.js';
+import type { Review } from '../../src/core/schema/review.js';
+import { SqliteStore } from '../../src/store/sqlite/sqlite-store.js';
+
+/**
+ * N distinct reviews recombined from the demo texts, newest first: realistic words at any
+ * scale. Each text also names an invoice number, so the vocabulary grows with N as real
+ * text's does, and a search can hit a single review.
+ */
+export function benchReviews(n: number): Review[] {
+  const base = demoReviews(320);
+  return sortNewestFirst(
+    Array.from({ length: n }, (_, i) => {
+      const a = base[i % base.length]!;
+      const b = base[(i * 7 + 3) % base.length]!;
+      return { ...a, id: deterministicUlid(`bench-${i}`, a.date), text: a.text && b.text ? `${a.text} ${b.text.split('. ').slice(-2).join('. ')} Invoice ${invoice(i)}.` : a.text };
+    }),
+  );
+}
+
+/** A number per review, scattered so neighbouring reviews differ. */
+export const invoice = (i: number) => (i * 7919) % 1_000_003;
+
+/** A fresh SQLite database in a temporary folder holding the demo business and N bench reviews. */
+export async function benchDatabase(n: number): Promise<string> {
+  const path = join(mkdtempSync(join(tmpdir(), 'rc-bench-')), 'bench.db');
+  const store = new SqliteStore(path);
+  await store.importReviews({ reviews: benchReviews(n), business: DEMO_BUSINESS, replace: false, dryRun: false });
+  await store.close();
+  return path;
+}

@@ -1,0 +1,38 @@
+import { spawnSync } from 'node:child_process';
+
+export interface LoadResult {
+  rps: number;
+  p50ms: number;
+  p99ms: number;
+  /** Responses wrk counted as non-2xx/3xx, plus socket errors. */
+  errors: number;
+}
+
+function ms(value: string): number {
+  const m = /^([\d.]+)(us|ms|s|m)$/.exec(value);
+  if (!m) throw new Error(`unparsed wrk latency "${value}"`);
+  const scale = { us: 0.001, ms: 1, s: 1000, m: 60_000 }[m[2] as 'us' | 'ms' | 's' | 'm'];
+  return Number(m[1]) * scale;
+}
+
+/**
+ * Drives load with Debian's wrk from its own process (one thread, so the servers get the
+ * other core), keep-alive connections, latency percentiles included.
+ */
+export function wrk(url: string, opts: { seconds: number; connections: number; headers?: Record<string, string>; script?: string }): LoadResult {
+  const args = ['-t1', `-c${opts.connections}`, `-d${opts.seconds}s`, '--latency'];
+  for (const [k, v] of Object.entries(opts.headers ?? {})) args.push('-H', `${k}: ${v}`);
+  if (opts.script) args.push('-s', opts.script);
+  args.push(url);
+  const run = spawnSync('wrk', args, { encoding: 'utf8' });
+  if (run.error) throw new Error('wrk is not installed: apt-get install -y wrk');
+  const out = run.stdout;
+  const rps = /Requests\/sec:\s+([\d.]+)/.exec(out);
+  const p50 = /^\s+50%\s+(\S+)/m.exec(out);
+  const p99 = /^\s+99%\s+(\S+)/m.exec(out);
+  if (!rps || !p50 || !p99) throw new Error(`wrk output not understood:\n${out}${run.stderr}`);
+  const non2xx = /Non-2xx or 3xx responses:\s+(\d+)/.exec(out);
+  const sock = /Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(out);
+  const errors = Number(non2xx?.[1] ?? 0) + (sock ? sock.slice(1).reduce((s, x) => s + Number(x), 0) : 0);
+  return { rps: Number(rps[1]), p50ms: ms(p50[1]!), p99ms: ms(p99[1]!), errors };
+}

@@ -1,0 +1,61 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { fileURLToPath } from 'node:url';
+
+const BIN = fileURLToPath(new URL('../../bin/reviewcast.js', import.meta.url));
+
+export async function freePort(): Promise<number> {
+  const srv = createServer();
+  await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
+  const port = (srv.address() as { port: number }).port;
+  await new Promise((r) => srv.close(r));
+  return port;
+}
+
+export interface Service {
+  url: string;
+  pid: number;
+  /** Spawn to the first 200 from /insights.json (every document built). */
+  startupMs: number;
+  /** Peak resident set so far (VmHWM), in MiB. */
+  peakRssMiB(): number;
+  rssMiB(): number;
+  stop(): Promise<void>;
+}
+
+function statusField(pid: number, field: string): number {
+  const m = new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  return m ? Number(m[1]) / 1024 : NaN;
+}
+
+/** Starts the built server (`bin/reviewcast.js serve`) in its own process over a database. */
+export async function startService(databaseUrl: string, env: Record<string, string> = {}): Promise<Service> {
+  const port = await freePort();
+  const t0 = performance.now();
+  const child: ChildProcess = spawn(process.execPath, [BIN, 'serve'], {
+    env: { ...process.env, DATABASE_URL: databaseUrl, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  const exited = new Promise<void>((r) => child.once('exit', () => r()));
+  const url = `http://127.0.0.1:${port}`;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
+    const ok = await fetch(`${url}/insights.json`).then((r) => r.ok, () => false);
+    if (ok) break;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  const startupMs = performance.now() - t0;
+  const pid = child.pid!;
+  return {
+    url,
+    pid,
+    startupMs,
+    peakRssMiB: () => statusField(pid, 'VmHWM'),
+    rssMiB: () => statusField(pid, 'VmRSS'),
+    async stop() {
+      child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}

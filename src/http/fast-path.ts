@@ -1,0 +1,34 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Logger } from 'pino';
+import { prepareResponse, type Served } from './conditional.js';
+import type { Operation, ServiceContext } from './route-table.js';
+
+export type FastPath = (req: IncomingMessage, res: ServerResponse) => boolean;
+
+/**
+ * Answers GET and HEAD for the document endpoints (datasets, feeds, pages) straight from the
+ * snapshot, ahead of fastify's routing and hooks: these bodies are pre-built per revision, so
+ * the router would be most of the cost. Anything else (a query string, another method or path,
+ * an error) returns false and goes to fastify, which answers it the same way.
+ */
+export function buildFastPath(operations: readonly Operation[], ctx: ServiceContext, logger: Logger): FastPath {
+  const documents = new Map<string, (ctx: ServiceContext) => Served>();
+  for (const op of operations) if (op.method === 'GET' && op.document) documents.set(op.path, op.document);
+  return (req, res) => {
+    if (req.method !== 'GET' && req.method !== 'HEAD') return false;
+    const document = documents.get(req.url ?? '');
+    if (!document) return false;
+    let served: Served;
+    try {
+      served = document(ctx);
+    } catch (err) {
+      // fastify's error handler logs and answers it.
+      logger.debug({ err, url: req.url }, 'fast path declined');
+      return false;
+    }
+    const p = prepareResponse(served.rep, served.opts ?? {}, req.headers);
+    res.writeHead(p.status, p.headers);
+    res.end(req.method === 'HEAD' ? undefined : p.body);
+    return true;
+  };
+}
