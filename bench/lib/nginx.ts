@@ -63,7 +63,7 @@ ${locations}
       child.kill();
       throw new Error(`nginx did not start:\n${readFileSync(join(dir, 'error.log'), 'utf8')}`);
     }
-    if (await fetch(`${url}${Object.keys(files)[0]}`).then((r) => r.ok, () => false)) break;
+    if (await fetch(`${url}${Object.keys(files)[0]}`).then(async (r) => (await r.arrayBuffer(), r.ok), () => false)) break;
     await new Promise((r) => setTimeout(r, 50));
   }
   return { url, stop: () => void child.kill('SIGQUIT') };

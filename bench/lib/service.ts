@@ -34,18 +34,31 @@ export async function startService(databaseUrl: string, env: Record<string, stri
   const port = await freePort();
   const t0 = performance.now();
   const child: ChildProcess = spawn(process.execPath, [BIN, 'serve'], {
-    env: { ...process.env, DATABASE_URL: databaseUrl, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env },
+    env: { ...process.env, DATABASE_URL: databaseUrl, PORT: String(port), HOST: '127.0.0.1', BASE_URL: `http://127.0.0.1:${port}`, LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
-  const exited = new Promise<void>((r) => child.once('exit', () => r()));
+  let stopping = false;
+  const exited = new Promise<void>((r) =>
+    child.once('exit', (code, signal) => {
+      if (!stopping) console.error(`server exited unexpectedly: code ${code}, signal ${signal}`);
+      r();
+    }),
+  );
   const url = `http://127.0.0.1:${port}`;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
-    const ok = await fetch(`${url}/insights.json`).then((r) => r.ok, () => false);
+    const ok = await fetch(`${url}/insights.json`).then(async (r) => (await r.arrayBuffer(), r.ok), () => false);
     if (ok) break;
     await new Promise((r) => setTimeout(r, 50));
   }
   const startupMs = performance.now() - t0;
+  // Background work after startup (the hub's first pass) can block the loop; wait until it answers promptly.
+  for (;;) {
+    const h0 = performance.now();
+    const ok = await fetch(`${url}/healthz`).then(async (r) => (await r.arrayBuffer(), r.ok), () => false);
+    if (ok && performance.now() - h0 < 100) break;
+    await new Promise((r) => setTimeout(r, 200));
+  }
   const pid = child.pid!;
   return {
     url,
@@ -54,6 +67,7 @@ export async function startService(databaseUrl: string, env: Record<string, stri
     peakRssMiB: () => statusField(pid, 'VmHWM'),
     rssMiB: () => statusField(pid, 'VmRSS'),
     async stop() {
+      stopping = true;
       child.kill('SIGTERM');
       await exited;
     },

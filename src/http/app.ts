@@ -20,10 +20,14 @@ function pathPattern(path: string): RegExp {
 export async function buildApp(operations: readonly Operation[], ctx: ServiceContext, logger: Logger, trustProxy: boolean) {
   const fastPath = buildFastPath(operations, ctx, logger);
   const app = Fastify({
-    serverFactory: (handler) =>
-      createServer((req, res) => {
+    serverFactory: (handler) => {
+      const server = createServer((req, res) => {
         if (!fastPath(req, res)) handler(req, res);
-      }),
+      });
+      // Longer than the 60 s idle timeout of common load balancers, so the balancer closes first (fastify's own default).
+      server.keepAliveTimeout = 72_000;
+      return server;
+    },
     loggerInstance: logger,
     // Per-request lines are logged at debug by the onResponse hook below, not at info.
     logController: new LogController({ disableRequestLogging: true }),

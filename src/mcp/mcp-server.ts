@@ -1,4 +1,5 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import {
   CallToolRequestSchema,
   ErrorCode,
@@ -14,6 +15,9 @@ import type { z } from 'zod';
 import { objectJsonSchemaOf } from '../core/schema/json-schema.js';
 import type { Snapshot } from '../live/snapshot.js';
 import { TOOLS, ToolFailure } from './tools.js';
+
+/** Each Server would otherwise build its own Ajv instance, which costs more than answering a tool call. */
+const VALIDATOR = new AjvJsonSchemaValidator();
 
 /** MCP wants `type: "object"` at the root of both schemas. */
 function jsonSchema(schema: z.ZodObject, io: 'input' | 'output'): { type: 'object'; [k: string]: unknown } {
@@ -60,7 +64,11 @@ function instructions(snap: Snapshot): string {
 export function buildMcpServer(snap: Snapshot, baseUrl: string, version: string): Server {
   const server = new Server(
     { name: 'reviewcast', title: `${snap.business.name} reviews`, version },
-    { capabilities: { tools: { listChanged: false }, resources: { listChanged: false }, logging: {} }, instructions: instructions(snap) },
+    {
+      capabilities: { tools: { listChanged: false }, resources: { listChanged: false }, logging: {} },
+      instructions: instructions(snap),
+      jsonSchemaValidator: VALIDATOR,
+    },
   );
 
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: TOOL_LIST }));

@@ -10,7 +10,7 @@ import { CallbackClient } from './callback-client.js';
 
 /** Interface spec, Rules: after 3 consecutive delivery failures the hub removes the subscription. */
 export const MAX_CONSECUTIVE_FAILURES = 3;
-const BATCH = 32;
+const BATCH = 128;
 const ALPHANUMERIC = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 
 /** Random, alphanumeric, single use (never stored: it lives only for its verification request). */
