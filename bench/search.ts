@@ -83,7 +83,7 @@ for (const n of sizes) {
       'naive scan p50 ms': b.p50.toFixed(1),
       speed_up: `${(b.p50 / Math.max(o.p50, 0.001)).toFixed(0)}x`,
       'same result': same,
-      [`p99 <= ${target} ms`]: o.p99 <= target ? 'met' : 'missed',
+      target: `${o.p99 <= target ? 'met' : 'missed'} (p99 <= ${target} ms)`,
     });
   }
   console.error(`${n} reviews: index built in ${buildMs.toFixed(0)} ms, heap ${(process.memoryUsage().heapUsed / 2 ** 20).toFixed(0)} MiB`);

@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import { z } from 'zod';
+import type { Resolver } from './websub/address-guard.js';
 
 /** Nothing else reads process.env: every setting is named, defaulted and validated here. */
 
@@ -48,6 +49,28 @@ export interface ServeConfig {
   trustProxy: boolean;
   hub: HubConfig;
   mcp: McpConfig;
+  http: HttpConfig;
+}
+
+export interface HttpConfig {
+  /** Requests per client per minute, every endpoint together (the hub has its own, lower limit too). */
+  rateLimitPerMinute: number;
+  /** A client must send its whole request head within this (slowloris). */
+  headersTimeoutMs: number;
+  /** ... and its whole request within this. */
+  requestTimeoutMs: number;
+  /** On SIGTERM, in-flight requests and deliveries get this long before the process exits anyway. */
+  shutdownTimeoutMs: number;
+}
+
+export function loadHttpConfig(env: NodeJS.ProcessEnv = process.env): HttpConfig {
+  const headersTimeoutMs = intVar(env, 'HTTP_HEADERS_TIMEOUT_MS', 10_000, 100, 300_000);
+  return {
+    rateLimitPerMinute: intVar(env, 'RATE_LIMIT_PER_MINUTE', 1200, 1, 100_000_000),
+    headersTimeoutMs,
+    requestTimeoutMs: intVar(env, 'HTTP_REQUEST_TIMEOUT_MS', 30_000, headersTimeoutMs, 600_000),
+    shutdownTimeoutMs: intVar(env, 'SHUTDOWN_TIMEOUT_MS', 10_000, 100, 600_000),
+  };
 }
 
 export interface McpConfig {
@@ -89,6 +112,8 @@ export interface HubConfig {
   claimMs: number;
   /** Extra CA certificates (PEM) trusted for HTTPS callbacks. */
   ca?: string[];
+  /** Replaces the system resolver for callback hosts (tests of the address guard; not read from the environment). */
+  resolver?: Resolver;
 }
 
 function intVar(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
@@ -125,6 +150,7 @@ export function loadServeConfig(env: NodeJS.ProcessEnv = process.env): ServeConf
     trustProxy: boolVar(env, 'TRUST_PROXY'),
     hub: loadHubConfig(env),
     mcp: loadMcpConfig(env),
+    http: loadHttpConfig(env),
   };
 }
 

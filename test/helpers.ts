@@ -1,9 +1,10 @@
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer as createNetServer } from 'node:net';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pino } from 'pino';
-import { loadHubConfig, loadMcpConfig, type HubConfig, type McpConfig } from '../src/config.js';
+import { pino, type Logger } from 'pino';
+import { loadHttpConfig, loadHubConfig, loadMcpConfig, type HttpConfig, type HubConfig, type McpConfig } from '../src/config.js';
 import type { Business } from '../src/core/schema/business.js';
 import type { Review } from '../src/core/schema/review.js';
 import pg from 'pg';
@@ -73,7 +74,18 @@ export interface TestService {
 
 /** A real server on a free port over a real SQLite file, seeded with the data given. */
 export async function startTestService(
-  seed: { business?: Business; reviews?: Review[]; database?: string; hub?: Partial<HubConfig>; mcp?: Partial<McpConfig>; trustProxy?: boolean; revisionPollMs?: number } = {},
+  seed: {
+    business?: Business;
+    reviews?: Review[];
+    database?: string;
+    hub?: Partial<HubConfig>;
+    mcp?: Partial<McpConfig>;
+    /** Tests get a per-client limit high enough never to interfere unless they set one. */
+    http?: Partial<HttpConfig>;
+    trustProxy?: boolean;
+    revisionPollMs?: number;
+    logger?: Logger;
+  } = {},
 ): Promise<TestService> {
   const database = seed.database ?? (await freshDatabase());
   const store = await openTestStore(database);
@@ -81,7 +93,8 @@ export async function startTestService(
     await store.importReviews({ reviews: seed.reviews ?? [], business: seed.business, replace: false, dryRun: false });
   }
   const hub = { ...loadHubConfig({}), pollMs: 50, ...seed.hub };
-  const server = await startServer({ store, logger: pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }), host: '127.0.0.1', port: 0, revisionPollMs: seed.revisionPollMs ?? 100, trustProxy: seed.trustProxy, hub, mcp: { ...loadMcpConfig({}), ...seed.mcp } });
+  const logger = seed.logger ?? pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
+  const server = await startServer({ store, logger, host: '127.0.0.1', port: 0, revisionPollMs: seed.revisionPollMs ?? 100, trustProxy: seed.trustProxy, hub, mcp: { ...loadMcpConfig({}), ...seed.mcp }, http: { ...loadHttpConfig({}), rateLimitPerMinute: 1_000_000, ...seed.http } });
   return {
     url: server.url,
     store,
@@ -92,6 +105,13 @@ export async function startTestService(
       await store.close();
     },
   };
+}
+
+/** A logger that keeps every line it writes, for tests that check what was logged. */
+export function recordingLogger(): { logger: Logger; lines: Record<string, unknown>[] } {
+  const lines: Record<string, unknown>[] = [];
+  const logger = pino({ level: 'debug' }, { write: (line: string) => void lines.push(JSON.parse(line) as Record<string, unknown>) });
+  return { logger, lines };
 }
 
 export interface CliResult {
@@ -126,4 +146,37 @@ export async function eventually(check: () => Promise<boolean>, timeoutMs: numbe
     await new Promise((r) => setTimeout(r, stepMs));
   }
   return check();
+}
+
+export interface ServeProcess {
+  url: string;
+  child: ChildProcess;
+  /** Everything the process wrote to stdout and stderr so far (its JSON log lines). */
+  output(): string;
+  /** Resolves with the exit code (or signal) when the process ends. */
+  exited: Promise<number | NodeJS.Signals>;
+}
+
+/** `reviewcast serve` in its own process (from source, through tsx), ready to answer. */
+export async function startServeProcess(database: string, env: Record<string, string> = {}): Promise<ServeProcess> {
+  const probe = createNetServer();
+  await new Promise<void>((r) => probe.listen(0, '127.0.0.1', r));
+  const port = (probe.address() as { port: number }).port;
+  await new Promise((r) => probe.close(r));
+  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'src/cli/main.ts'), 'serve'], {
+    cwd: ROOT,
+    env: { ...process.env, DATABASE_URL: database, PORT: String(port), HOST: '127.0.0.1', BASE_URL: `http://127.0.0.1:${port}`, LOG_LEVEL: 'info', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout!.on('data', (d: Buffer) => (output += d.toString()));
+  child.stderr!.on('data', (d: Buffer) => (output += d.toString()));
+  const exited = new Promise<number | NodeJS.Signals>((r) => child.once('exit', (code, signal) => r(code ?? signal!)));
+  const url = `http://127.0.0.1:${port}`;
+  const ready = await eventually(async () => child.exitCode === null && (await fetch(`${url}/healthz`).then(async (r) => (await r.arrayBuffer(), r.ok), () => false)), 30_000, 100);
+  if (!ready) {
+    child.kill('SIGKILL');
+    throw new Error(`serve did not start:\n${output}`);
+  }
+  return { url, child, output: () => output, exited };
 }

@@ -9,7 +9,7 @@ export interface TestCa {
 }
 
 /** A CA made for this test run and a server certificate it signs for localhost and the given IPs. */
-export async function makeTestCa(ips: readonly string[] = ['127.0.0.1']): Promise<TestCa> {
+export async function makeTestCa(ips: readonly string[] = ['127.0.0.1'], names: readonly string[] = ['localhost']): Promise<TestCa> {
   // EC keys: handshakes cost the callbacks little, so benchmarks measure the hub, not the subscribers.
   const ca = await generate([{ name: 'commonName', value: 'Reviewcast Test CA' }], {
     keyType: 'ec',
@@ -25,7 +25,7 @@ export async function makeTestCa(ips: readonly string[] = ['127.0.0.1']): Promis
     ca: { key: ca.private, cert: ca.cert },
     extensions: [
       { name: 'basicConstraints', cA: false },
-      { name: 'subjectAltName', altNames: [{ type: 2, value: 'localhost' }, ...ips.map((ip) => ({ type: 7 as const, ip }))] },
+      { name: 'subjectAltName', altNames: [...names.map((value) => ({ type: 2 as const, value })), ...ips.map((ip) => ({ type: 7 as const, ip }))] },
     ],
   });
   return { caCert: ca.cert, key: leaf.private, cert: leaf.cert };
@@ -52,26 +52,29 @@ export class CallbackServer {
   private server!: Server;
   port = 0;
 
-  static async start(ca: TestCa): Promise<CallbackServer> {
+  host = '127.0.0.1';
+
+  static async start(ca: TestCa, host = '127.0.0.1'): Promise<CallbackServer> {
     const cb = new CallbackServer();
     cb.server = createServer({ key: ca.key, cert: ca.cert }, (req, res) => {
       const chunks: Buffer[] = [];
       req.on('data', (c: Buffer) => chunks.push(c));
       req.on('end', async () => {
-        const seen = { method: req.method!, url: new URL(req.url!, `https://127.0.0.1:${cb.port}`), headers: req.headers, body: Buffer.concat(chunks) };
+        const seen = { method: req.method!, url: new URL(req.url!, `https://${cb.host}:${cb.port}`), headers: req.headers, body: Buffer.concat(chunks) };
         cb.requests.push(seen);
         const answer = await cb.behaviour(seen);
         res.writeHead(answer.status, { 'content-type': 'text/plain', ...answer.headers });
         res.end(answer.body ?? '');
       });
     });
-    await new Promise<void>((resolve) => cb.server.listen(0, '127.0.0.1', resolve));
+    cb.host = host;
+    await new Promise<void>((resolve) => cb.server.listen(0, host, resolve));
     cb.port = (cb.server.address() as { port: number }).port;
     return cb;
   }
 
   url(path = '/cb'): string {
-    return `https://127.0.0.1:${this.port}${path}`;
+    return `https://${this.host}:${this.port}${path}`;
   }
 
   posts(path = '/cb'): SeenRequest[] {

@@ -52,15 +52,18 @@ async function serve(): Promise<void> {
     trustProxy: config.trustProxy,
     hub: config.hub,
     mcp: config.mcp,
+    http: config.http,
   });
   logger.info({ url: server.url, base_url: config.baseUrl, store: config.database.kind }, `reviewcast listening on ${server.url}`);
   const stop = async (signal: string) => {
-    logger.info({ signal }, 'shutting down');
-    await server.close();
+    logger.info({ signal, timeout_ms: config.http.shutdownTimeoutMs }, 'shutting down: no new connections; finishing requests and deliveries under way');
+    const deadline = new Promise<'timeout'>((r) => setTimeout(() => r('timeout'), config.http.shutdownTimeoutMs).unref());
+    const outcome = await Promise.race([server.close().then(() => 'done' as const), deadline]);
+    if (outcome === 'timeout') logger.warn({ timeout_ms: config.http.shutdownTimeoutMs }, 'shutdown timed out: exiting with work unfinished (pending deliveries stay queued)');
     await store.close();
-    process.exit(0);
+    logger.info('stopped');
+    process.exit(outcome === 'done' ? 0 : 1);
   };
-  process.once('SIGINT', () => void stop('SIGINT'));
   process.once('SIGTERM', () => void stop('SIGTERM'));
 }
 

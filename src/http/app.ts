@@ -7,8 +7,13 @@ import { plainText } from '../websub/hub-route.js';
 import { sharedRateLimitStore } from './shared-rate-limit.js';
 import type { Logger } from 'pino';
 import { sendError } from './errors.js';
+import type { HttpConfig } from '../config.js';
 import { buildFastPath } from './fast-path.js';
+import { Gate, MAX_HEADER_BYTES, setRouteLabel } from './gate.js';
 import { fastifyUrl, operationHandler, type Operation, type ServiceContext } from './route-table.js';
+
+/** A JSON-RPC message is small; the only endpoint taking a body besides the hub (16 KB) is /mcp. */
+const MCP_BODY_LIMIT = 64 * 1024;
 
 function pathPattern(path: string): RegExp {
   // Braces are left unescaped by the first replace, so each {param} is still plain text for the second.
@@ -17,15 +22,27 @@ function pathPattern(path: string): RegExp {
 }
 
 /** Builds the fastify app from the route table: routing, CORS preflight, 404/405 and error answers. */
-export async function buildApp(operations: readonly Operation[], ctx: ServiceContext, logger: Logger, trustProxy: boolean) {
+export async function buildApp(operations: readonly Operation[], ctx: ServiceContext, logger: Logger, trustProxy: boolean, http: HttpConfig) {
   const fastPath = buildFastPath(operations, ctx, logger);
+  const gate = new Gate(http, trustProxy, ctx.metrics);
   const app = Fastify({
     serverFactory: (handler) => {
-      const server = createServer((req, res) => {
-        if (!fastPath(req, res)) handler(req, res);
-      });
-      // Longer than the 60 s idle timeout of common load balancers, so the balancer closes first (fastify's own default).
-      server.keepAliveTimeout = 72_000;
+      const server = createServer(
+        {
+          maxHeaderSize: MAX_HEADER_BYTES,
+          headersTimeout: http.headersTimeoutMs,
+          requestTimeout: http.requestTimeoutMs,
+          // Longer than the 60 s idle timeout of common load balancers, so the balancer closes first (fastify's own default).
+          keepAliveTimeout: 72_000,
+          // How often Node looks for requests past those timeouts; its default of 30 s would let a slow client linger.
+          connectionsCheckingInterval: Math.min(1000, http.headersTimeoutMs),
+        },
+        (req, res) => {
+          if (gate.admit(req, res)) return;
+          if (fastPath(req, res)) return;
+          handler(req, res);
+        },
+      );
       return server;
     },
     loggerInstance: logger,
@@ -33,14 +50,37 @@ export async function buildApp(operations: readonly Operation[], ctx: ServiceCon
     logController: new LogController({ disableRequestLogging: true }),
     // Trailing slashes and duplicate slashes are the same resource.
     routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true },
-    bodyLimit: 1024 * 1024,
+    bodyLimit: MCP_BODY_LIMIT,
     return503OnClosing: true,
-    trustProxy,
+    // One proxy hop: the client is the last X-Forwarded-For entry, as the gate counts it.
+    trustProxy: trustProxy ? (_address: string, hop: number) => hop === 0 : false,
+  });
+
+  app.addHook('onRequest', (req, _reply, done) => {
+    setRouteLabel(req.raw, req.routeOptions.url ?? 'unmatched');
+    done();
   });
 
   app.addHook('onResponse', (req, reply, done) => {
     req.log.debug({ method: req.method, url: req.url, status: reply.statusCode, ms: Math.round(reply.elapsedTime) }, 'request');
     done();
+  });
+
+  // Set before any scope is registered, so the raw-body scope (MCP) inherits it.
+  app.setErrorHandler((err: FastifyError, req, reply) => {
+    const status = err.statusCode ?? 500;
+    // The hub speaks plain text (WebSub §5.1.2), including for errors raised before its handler.
+    if (req.url.split('?')[0] === HUB_PATH && status < 500) {
+      const text =
+        status === 415 ? 'Content-Type must be application/x-www-form-urlencoded' : status === 429 ? 'Too many requests; retry later' : err.message;
+      return plainText(reply, status, text);
+    }
+    if (status === 429) return sendError(reply, 'too_many_requests', err.message);
+    if (status === 415) return sendError(reply, 'unsupported_media_type', err.message);
+    if (status === 413) return sendError(reply, 'payload_too_large', err.message);
+    if (status >= 400 && status < 500) return sendError(reply, 'bad_request', err.message);
+    req.log.error({ err, url: req.url }, 'request failed');
+    return sendError(reply, 'internal_error', 'Internal error; it has been logged');
   });
 
   await app.register(formbody, { bodyLimit: 16 * 1024 });
@@ -91,22 +131,6 @@ export async function buildApp(operations: readonly Operation[], ctx: ServiceCon
       return sendError(reply, 'method_not_allowed', `${req.method} is not allowed here; use ${hit.methods.join(', ')}`);
     }
     return sendError(reply, 'not_found', `No resource at ${path}`);
-  });
-
-  app.setErrorHandler((err: FastifyError, req, reply) => {
-    const status = err.statusCode ?? 500;
-    // The hub speaks plain text (WebSub §5.1.2), including for errors raised before its handler.
-    if (req.url.split('?')[0] === HUB_PATH && status < 500) {
-      const text =
-        status === 415 ? 'Content-Type must be application/x-www-form-urlencoded' : status === 429 ? 'Too many requests; retry later' : err.message;
-      return plainText(reply, status, text);
-    }
-    if (status === 429) return sendError(reply, 'too_many_requests', err.message);
-    if (status === 415) return sendError(reply, 'unsupported_media_type', err.message);
-    if (status === 413) return sendError(reply, 'payload_too_large', err.message);
-    if (status >= 400 && status < 500) return sendError(reply, 'bad_request', err.message);
-    req.log.error({ err, url: req.url }, 'request failed');
-    return sendError(reply, 'internal_error', 'Internal error; it has been logged');
   });
 
   return app;

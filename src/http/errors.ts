@@ -11,14 +11,19 @@ export const ERROR_CATALOGUE = {
   not_found: { status: 404, meaning: 'No such resource.' },
   method_not_allowed: { status: 405, meaning: 'The path exists but not with this method; see the Allow header.' },
   payload_too_large: { status: 413, meaning: 'The request body is larger than the service accepts.' },
+  uri_too_long: { status: 414, meaning: 'The request target (path and query) is longer than 8,192 bytes.' },
   unsupported_media_type: { status: 415, meaning: 'The request body has a Content-Type this endpoint does not take.' },
   too_many_requests: { status: 429, meaning: 'Rate limit or subscription cap reached; retry later (see Retry-After).' },
   internal_error: { status: 500, meaning: 'Something failed inside the service; it is logged, nothing is leaked.' },
 } as const;
 export type ErrorCode = keyof typeof ERROR_CATALOGUE;
 
+export function errorBody(code: ErrorCode, message: string, issues?: ValidationIssue[]): ErrorBody {
+  return issues ? { error: code, message, issues } : { error: code, message };
+}
+
 export function sendError(reply: FastifyReply, code: ErrorCode, message: string, issues?: ValidationIssue[]): FastifyReply {
-  const body: ErrorBody = issues ? { error: code, message, issues } : { error: code, message };
+  const body = errorBody(code, message, issues);
   return reply
     .code(ERROR_CATALOGUE[code].status)
     .header('content-type', 'application/json')

@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
 import { prepareResponse, type Served } from './conditional.js';
+import { setRouteLabel } from './gate.js';
 import type { Operation, ServiceContext } from './route-table.js';
 
 export type FastPath = (req: IncomingMessage, res: ServerResponse) => boolean;
@@ -26,6 +27,7 @@ export function buildFastPath(operations: readonly Operation[], ctx: ServiceCont
       logger.debug({ err, url: req.url }, 'fast path declined');
       return false;
     }
+    setRouteLabel(req, req.url!);
     const p = prepareResponse(served.rep, served.opts ?? {}, req.headers);
     res.writeHead(p.status, p.headers);
     res.end(req.method === 'HEAD' ? undefined : p.body);

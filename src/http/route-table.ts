@@ -5,6 +5,7 @@ import type { LiveData } from '../live/live-data.js';
 import type { Hub } from '../websub/hub.js';
 import type { McpConfig } from '../config.js';
 import type { McpSessions } from '../mcp/sessions.js';
+import type { Metrics } from '../metrics/metrics.js';
 
 export interface ServiceContext {
   live: LiveData;
@@ -12,6 +13,7 @@ export interface ServiceContext {
   baseUrl: string;
   hub: Hub;
   mcp: { sessions: McpSessions; config: McpConfig; version: string };
+  metrics: Metrics;
 }
 
 export interface ResponseDoc {

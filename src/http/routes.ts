@@ -218,6 +218,18 @@ export const operations: Operation[] = [
   },
   {
     method: 'GET',
+    path: '/metrics',
+    operationId: 'getMetrics',
+    tag: 'Service',
+    summary: 'Prometheus metrics',
+    description:
+      'Prometheus text format: requests by route template, method and status (`reviewcast_http_requests_total`), latency histograms (`reviewcast_http_request_duration_seconds`), requests refused by the rate limit, hub deliveries and verifications by outcome, the data revision and review count, and process figures (memory, CPU, event-loop lag). Per process: scrape every replica.',
+    responses: { '200': { description: 'Metrics in the Prometheus text format 0.0.4', contentType: 'text/plain; version=0.0.4; charset=utf-8' } },
+    handler: async (_req, reply, { metrics }) =>
+      reply.header('content-type', metrics.registry.contentType).header('cache-control', 'no-store').send(await metrics.registry.metrics()),
+  },
+  {
+    method: 'GET',
     path: '/healthz',
     operationId: 'getHealth',
     tag: 'Service',

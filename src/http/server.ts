@@ -1,8 +1,10 @@
 import type { Logger } from 'pino';
 import { readFileSync } from 'node:fs';
-import type { HubConfig, McpConfig } from '../config.js';
+import { loadHttpConfig, type HttpConfig, type HubConfig, type McpConfig } from '../config.js';
+import { Metrics } from '../metrics/metrics.js';
 import { McpSessions } from '../mcp/sessions.js';
 import { LiveData } from '../live/live-data.js';
+import type { Snapshot } from '../live/snapshot.js';
 import { Hub } from '../websub/hub.js';
 import type { Store } from '../store/store.js';
 import { buildApp } from './app.js';
@@ -28,6 +30,7 @@ export interface ServerOptions {
   trustProxy?: boolean;
   hub: HubConfig;
   mcp: McpConfig;
+  http?: HttpConfig;
 }
 
 const VERSION = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
@@ -35,17 +38,25 @@ const VERSION = (JSON.parse(readFileSync(new URL('../../package.json', import.me
 /** Starts the HTTP service over a store; closing it stops polling but leaves the store open. */
 export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   const live = await LiveData.open(opts.store, opts.logger);
+  const metrics = new Metrics();
+  const track = (snap: Snapshot) => {
+    metrics.revision.set(snap.revision.revision);
+    metrics.reviews.set(snap.index.reviews.length);
+  };
+  track(live.current());
+  live.on('snapshot', track);
   let baseUrl = opts.baseUrl ?? '';
-  const hub = new Hub(opts.store, live, opts.hub, () => baseUrl, opts.logger);
+  const hub = new Hub(opts.store, live, opts.hub, () => baseUrl, opts.logger, metrics);
   const ctx = {
     live,
     hub,
+    metrics,
     mcp: { sessions: await McpSessions.open(opts.store, opts.mcp), config: opts.mcp, version: VERSION },
     get baseUrl() {
       return baseUrl;
     },
   };
-  const app = await buildApp(operations, ctx, opts.logger, opts.trustProxy ?? false);
+  const app = await buildApp(operations, ctx, opts.logger, opts.trustProxy ?? false, opts.http ?? loadHttpConfig({}));
   await app.listen({ host: opts.host, port: opts.port });
   const addr = app.server.address();
   const port = typeof addr === 'object' && addr ? addr.port : opts.port;
@@ -58,10 +69,11 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     live,
     hub,
     url,
+    /** Stops accepting, lets in-flight requests and hub deliveries finish; leaves the store open. */
     async close() {
+      live.off('snapshot', track);
       live.close();
-      await app.close();
-      await hub.close();
+      await Promise.all([app.close(), hub.close()]);
     },
   };
 }

@@ -58,6 +58,7 @@ export interface StaticAssets {
   reviewsJs: Representation;
   favicon: Representation;
   scalarJs: Representation;
+  apiReferenceJs: Representation;
 }
 
 let assets: StaticAssets | null = null;
@@ -71,6 +72,7 @@ export function staticAssets(): StaticAssets {
     reviewsJs: buildRepresentation(readFileSync(new URL('reviews.js', PUBLIC)), 'text/javascript; charset=utf-8', STARTED),
     favicon: buildRepresentation(starIcon(), 'image/x-icon', STARTED),
     scalarJs: buildRepresentation(readFileSync(scalarPath), 'text/javascript; charset=utf-8', STARTED),
+    apiReferenceJs: buildRepresentation(readFileSync(new URL('api-reference.js', PUBLIC)), 'text/javascript; charset=utf-8', STARTED),
   };
   return assets;
 }

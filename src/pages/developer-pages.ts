@@ -5,7 +5,7 @@ import { ReviewSchema } from '../core/schema/review.js';
 import { BusinessSchema } from '../core/schema/business.js';
 import type { Business } from '../core/schema/business.js';
 import { toolList } from '../mcp/mcp-server.js';
-import { Html, html } from './html.js';
+import { Html, html, jsonScript } from './html.js';
 import { layout } from './layout.js';
 
 interface Ctx {
@@ -73,8 +73,9 @@ export function renderApiReferencePage(ctx: Ctx): Html {
   const body = html`<h1>API reference</h1>
 <p>Rendered from <a href="/.well-known/openapi.json">/.well-known/openapi.json</a> (OpenAPI 3.1.0), which is generated from the schemas the service validates with.</p>
 <div id="api-docs" class="card" aria-label="API reference"><noscript>The interactive reference needs JavaScript; read <a href="/.well-known/openapi.json">the OpenAPI document</a> directly.</noscript></div>
+<script type="application/json" id="api-docs-config">${jsonScript(config)}</script>
 <script src="/assets/scalar.js"></script>
-<script>Scalar.createApiReference('#api-docs', ${new Html(JSON.stringify(config))});</script>`;
+<script src="/assets/api-reference.js"></script>`;
   return page(ctx, '/developers/api', 'API reference', 'OpenAPI reference of the reviews API.', body);
 }
 

@@ -11,12 +11,24 @@ import { renderLlmsTxt, renderRobotsTxt } from './text-pages.js';
 const HTML = 'text/html; charset=utf-8';
 const TEXT = 'text/plain; charset=utf-8';
 
+/**
+ * Pages run no inline script (data blocks like JSON-LD are not executed), so scripts may come
+ * from this origin only; inline styles stay allowed for the rating bars and the API reference
+ * renderer. No framing, no referrer beyond the origin to other sites.
+ */
+const PAGE_HEADERS: Record<string, string> = {
+  'content-security-policy':
+    "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data: https:; font-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
+  'referrer-policy': 'strict-origin-when-cross-origin',
+  'x-frame-options': 'DENY',
+};
+
 /** Pages are data-dependent, so they are rendered once per revision (and per query) like the JSON bodies. */
 function cachedPage(key: string, type: string, render: (snap: Snapshot, ctx: ServiceContext) => Html | string, compression: Compression = 'now') {
   return (ctx: ServiceContext): Served => {
     const snap = ctx.live.current();
     const rep = snap.memo(key, () => buildRepresentation(String(render(snap, ctx)), type, snap.lastModified, compression));
-    return { rep, opts: { cacheControl: 'public, max-age=60' } };
+    return { rep, opts: { cacheControl: 'public, max-age=60', headers: PAGE_HEADERS } };
   };
 }
 
@@ -54,4 +66,5 @@ export const pageOperations: Operation[] = [
   page('/assets/site.css', 'Stylesheet', { document: asset((a) => a.css) }),
   page('/assets/reviews.js', 'Review list script', { document: asset((a) => a.reviewsJs) }),
   page('/assets/scalar.js', 'API reference renderer (@scalar/api-reference)', { document: asset((a) => a.scalarJs) }),
+  page('/assets/api-reference.js', 'Starts the API reference renderer', { document: asset((a) => a.apiReferenceJs) }),
 ];

@@ -29,19 +29,27 @@ export class CallbackAddressError extends Error {
 }
 
 type LookupCallback = (err: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
+type LookupFunction = (hostname: string, options: { all?: boolean; family?: number }, callback: LookupCallback) => void;
+
+/** How a host name becomes addresses: the system resolver, or one a test supplies. */
+export type Resolver = (hostname: string, done: (err: NodeJS.ErrnoException | null, addresses: LookupAddress[]) => void) => void;
+
+const systemResolver: Resolver = (hostname, done) => dnsLookup(hostname, { all: true }, done);
 
 /**
  * A dns.lookup replacement for undici's connector: resolves, refuses the host if any address
  * is not public, and hands back only checked addresses, so the socket connects to exactly
  * what was checked (no second resolution for DNS rebinding to exploit).
  */
-export function guardedLookup(hostname: string, options: { all?: boolean; family?: number }, callback: LookupCallback): void {
-  dnsLookup(hostname, { all: true, family: options.family ?? 0 }, (err, addresses) => {
+export function guardedLookup(resolve: Resolver = systemResolver): LookupFunction {
+  return (hostname, options, callback) => resolve(hostname, (err, all) => {
+    const addresses = options.family ? all.filter((a) => a.family === options.family) : all;
     if (err) return callback(err, []);
     const bad = addresses.find((a) => !addressAllowed(a.address));
     if (bad) return callback(new CallbackAddressError(hostname, bad.address), []);
     if (options.all) return callback(null, addresses);
-    const first = addresses[0]!;
+    const first = addresses[0];
+    if (!first) return callback(Object.assign(new Error(`no address for ${hostname}`), { code: 'ENOTFOUND' }), []);
     callback(null, first.address, first.family);
   });
 }

@@ -1,5 +1,5 @@
 import { Agent, request, type Dispatcher } from 'undici';
-import { CallbackAddressError, guardedLookup, refusedLiteral } from './address-guard.js';
+import { CallbackAddressError, guardedLookup, refusedLiteral, type Resolver } from './address-guard.js';
 
 export interface CallbackClientOptions {
   /** Lifts the public-address rule: for local testing only. */
@@ -9,6 +9,8 @@ export interface CallbackClientOptions {
   ca?: string[];
   /** At most this much of a callback's answer is read. */
   maxBodyBytes: number;
+  /** Replaces the system resolver (tests of the address guard). */
+  resolver?: Resolver;
 }
 
 export interface CallbackResponse {
@@ -24,7 +26,7 @@ export class CallbackClient {
     this.agent = new Agent({
       connect: {
         timeout: opts.timeoutMs,
-        ...(opts.allowPrivate ? {} : { lookup: guardedLookup }),
+        ...(opts.allowPrivate ? {} : { lookup: guardedLookup(opts.resolver) }),
         ...(opts.ca ? { ca: opts.ca } : {}),
       },
       headersTimeout: opts.timeoutMs,

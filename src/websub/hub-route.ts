@@ -26,7 +26,9 @@ export async function handleHubRequest(req: FastifyRequest, reply: FastifyReply,
   const topicIndex = topics.indexOf(r['hub.topic']);
   if (topicIndex < 0) return plainText(reply, 400, `hub.topic must be one of: ${topics.join(', ')}`);
   const callback = new URL(r['hub.callback']);
-  if (!ctx.hub.config.allowPrivateCallbacks && refusedLiteral(callback)) {
+  const literal = ctx.hub.config.allowPrivateCallbacks ? null : refusedLiteral(callback);
+  if (literal) {
+    req.log.warn({ callback: callback.href, address: literal, client: req.ip }, 'hub request refused: callback is not a public address');
     return plainText(reply, 400, 'hub.callback must be a public address');
   }
   const host = callback.hostname.toLowerCase();

@@ -6,10 +6,12 @@ import type { LiveData } from '../live/live-data.js';
 import type { Snapshot } from '../live/snapshot.js';
 import type { DeliveryJob, VerificationJob } from '../store/hub-store.js';
 import type { Store } from '../store/store.js';
+import type { HubMetrics } from '../metrics/metrics.js';
 import { CallbackClient } from './callback-client.js';
 
 /** Interface spec, Rules: after 3 consecutive delivery failures the hub removes the subscription. */
 export const MAX_CONSECUTIVE_FAILURES = 3;
+/** Callback requests under way at once. */
 const BATCH = 128;
 const ALPHANUMERIC = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 
@@ -41,6 +43,10 @@ export class Hub {
   private running: Promise<void> | null = null;
   private again = false;
   private lastPrune = 0;
+  private lastExpiry = 0;
+  private closing = false;
+  /** Verifications and deliveries under way: a slow callback holds one slot, never the whole hub. */
+  private readonly inFlight = new Set<Promise<void>>();
   private readonly onSnapshot = (next: Snapshot) => {
     this.announce(next)
       .then(() => this.kick())
@@ -53,8 +59,9 @@ export class Hub {
     readonly config: HubConfig,
     private readonly baseUrl: () => string,
     private readonly logger: Logger,
+    private readonly metrics?: HubMetrics,
   ) {
-    this.client = new CallbackClient({ allowPrivate: config.allowPrivateCallbacks, timeoutMs: config.timeoutMs, ca: config.ca, maxBodyBytes: 4096 });
+    this.client = new CallbackClient({ allowPrivate: config.allowPrivateCallbacks, timeoutMs: config.timeoutMs, ca: config.ca, maxBodyBytes: 4096, resolver: config.resolver });
   }
 
   async start(): Promise<void> {
@@ -77,6 +84,7 @@ export class Hub {
 
   /** Runs a work pass now (or right after the one in progress). */
   kick(): void {
+    if (this.closing) return;
     if (this.running) {
       this.again = true;
       return;
@@ -92,24 +100,45 @@ export class Hub {
       });
   }
 
-  /** Resolves when no work pass is running (tests and shutdown). */
+  /** Resolves when no work pass and no callback request is running (tests and shutdown). */
   async idle(): Promise<void> {
-    while (this.running) await this.running;
+    while (this.running || this.inFlight.size > 0) {
+      await this.running;
+      await Promise.all(this.inFlight);
+    }
+  }
+
+  private track(work: Promise<void>): void {
+    const job = work
+      .catch((err: unknown) => this.logger.error({ err }, 'hub job failed'))
+      .finally(() => {
+        this.inFlight.delete(job);
+        // A free slot: claim the next job now rather than at the next poll.
+        this.kick();
+      });
+    this.inFlight.add(job);
   }
 
   private async pass(): Promise<void> {
     const now = Date.now();
-    const expired = await this.store.removeExpired(now);
+    // Every finished job starts a pass, so the housekeeping runs at most once per poll interval.
+    if (now - this.lastExpiry >= this.config.pollMs) {
+      this.lastExpiry = now;
+      const expired = await this.store.removeExpired(now);
+      if (expired > 0) this.logger.info({ expired }, 'leases ended: subscriptions removed');
+    }
     if (now - this.lastPrune >= 60_000) {
       this.lastPrune = now;
       await this.store.pruneRateLimits(now - 3_600_000);
     }
-    if (expired > 0) this.logger.info({ expired }, 'leases ended: subscriptions removed');
-    const verifications = await this.store.claimVerifications(now, this.config.claimMs, BATCH);
-    await Promise.all(verifications.map((v) => this.verify(v)));
-    const deliveries = await this.store.claimDeliveries(now, this.config.claimMs, BATCH);
-    await Promise.all(deliveries.map((d) => this.deliver(d)));
-    if (verifications.length === BATCH || deliveries.length === BATCH) this.again = true;
+    let room = BATCH - this.inFlight.size;
+    if (room <= 0) return;
+    const verifications = await this.store.claimVerifications(now, this.config.claimMs, room);
+    for (const v of verifications) this.track(this.verify(v));
+    room -= verifications.length;
+    if (room <= 0) return;
+    const deliveries = await this.store.claimDeliveries(now, this.config.claimMs, room);
+    for (const d of deliveries) this.track(this.deliver(d));
   }
 
   /** Verification of intent (WebSub §5.3): success only on a 2xx whose body is exactly the challenge. */
@@ -130,6 +159,7 @@ export class Hub {
       detail = (err as Error).message;
     }
     await this.store.finishVerification(job, { kind: verified ? 'verified' : 'rejected' }, Date.now());
+    this.metrics?.verification(verified ? 'verified' : 'rejected');
     this.logger.info({ callback: job.callback, topic: job.topic, mode: job.mode, verified, detail }, `${job.mode} ${verified ? 'verified' : 'rejected'}`);
   }
 
@@ -159,6 +189,7 @@ export class Hub {
     const now = Date.now();
     if (status >= 200 && status < 300) {
       await this.store.deliverySucceeded(job, now);
+      this.metrics?.delivery('delivered');
       this.logger.debug({ callback: job.callback, topic, status }, 'delivered');
       return;
     }
@@ -167,10 +198,13 @@ export class Hub {
       maxFailures: MAX_CONSECUTIVE_FAILURES,
       retryDelaysMs: this.config.retryDelaysMs,
     });
+    this.metrics?.delivery(outcome === 'removed' ? 'removed' : 'failed');
     this.logger.warn({ callback: job.callback, topic, status, error, outcome }, outcome === 'removed' ? 'delivery failed: subscription removed' : 'delivery failed: will retry');
   }
 
+  /** Stops claiming work and waits for the requests under way (each bounded by HUB_TIMEOUT_MS). */
   async close(): Promise<void> {
+    this.closing = true;
     this.live.off('snapshot', this.onSnapshot);
     if (this.timer) clearInterval(this.timer);
     await this.idle();

@@ -1,0 +1,89 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { HttpConfig } from '../config.js';
+import type { Metrics } from '../metrics/metrics.js';
+import { errorBody } from './errors.js';
+
+/** Longer request targets are refused with 414 before any routing. */
+export const MAX_URL_BYTES = 8192;
+/** The request line and headers together (Node answers 431 beyond it). */
+export const MAX_HEADER_BYTES = 16_384;
+
+const WINDOW_MS = 60_000;
+
+/** Set by fastify's onRequest hook: the route template a request matched, for metrics. */
+export const ROUTE_LABEL = Symbol('routeLabel');
+type Labelled = IncomingMessage & { [ROUTE_LABEL]?: string };
+
+export function setRouteLabel(req: IncomingMessage, route: string): void {
+  (req as Labelled)[ROUTE_LABEL] = route;
+}
+
+/**
+ * The client a request counts against: the peer address, or behind one trusted proxy the
+ * last X-Forwarded-For entry (the address the proxy saw; earlier entries are the client's own claims).
+ */
+export function clientAddress(req: IncomingMessage, trustProxy: boolean): string {
+  const forwarded = trustProxy ? req.headers['x-forwarded-for'] : undefined;
+  if (typeof forwarded === 'string' && forwarded.trim() !== '') return forwarded.split(',').at(-1)!.trim();
+  return req.socket.remoteAddress ?? 'unknown';
+}
+
+function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  const text = JSON.stringify(body);
+  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text), 'cache-control': 'no-store', ...headers });
+  res.end(text);
+}
+
+/**
+ * What every request passes before the fast path and fastify: the URL length limit, the
+ * per-client rate limit (a fixed one-minute window, answered 429 with Retry-After and the
+ * RateLimit headers of draft-ietf-httpapi-ratelimit-headers), and request metrics. It is in
+ * front of the router because the fast path, which bypasses fastify, must be limited too.
+ * Counters are per process: with N replicas a client gets up to N times the limit.
+ */
+export class Gate {
+  private counts = new Map<string, number>();
+  private windowStart = Date.now();
+  private readonly policy: string;
+
+  constructor(
+    private readonly config: HttpConfig,
+    private readonly trustProxy: boolean,
+    private readonly metrics: Metrics,
+  ) {
+    this.policy = `${config.rateLimitPerMinute};w=${WINDOW_MS / 1000}`;
+  }
+
+  /** True when the gate answered the request itself. */
+  admit(req: IncomingMessage, res: ServerResponse): boolean {
+    const started = process.hrtime.bigint();
+    res.once('finish', () => {
+      const route = (req as Labelled)[ROUTE_LABEL] ?? 'unmatched';
+      this.metrics.request(route, req.method ?? '', res.statusCode, Number(process.hrtime.bigint() - started) / 1e9);
+    });
+    if ((req.url ?? '').length > MAX_URL_BYTES) {
+      setRouteLabel(req, 'refused');
+      sendJson(res, 414, errorBody('uri_too_long', `The request target is longer than ${MAX_URL_BYTES} bytes`));
+      return true;
+    }
+    const now = Date.now();
+    if (now - this.windowStart >= WINDOW_MS) {
+      // A new window: forgetting every client at once keeps the map as small as one minute's clients.
+      this.counts = new Map();
+      this.windowStart = now;
+    }
+    const client = clientAddress(req, this.trustProxy);
+    const count = (this.counts.get(client) ?? 0) + 1;
+    this.counts.set(client, count);
+    const limit = this.config.rateLimitPerMinute;
+    const reset = Math.max(1, Math.ceil((this.windowStart + WINDOW_MS - now) / 1000));
+    res.setHeader('ratelimit-policy', this.policy);
+    res.setHeader('ratelimit', `limit=${limit}, remaining=${Math.max(0, limit - count)}, reset=${reset}`);
+    if (count > limit) {
+      setRouteLabel(req, 'refused');
+      sendJson(res, 429, errorBody('too_many_requests', `More than ${limit} requests in a minute from this client; retry in ${reset} s`), { 'retry-after': String(reset) });
+      return true;
+    }
+    return false;
+  }
+}

@@ -1,0 +1,66 @@
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+
+/** What the hub reports. */
+export interface HubMetrics {
+  delivery(outcome: 'delivered' | 'failed' | 'removed'): void;
+  verification(outcome: 'verified' | 'rejected'): void;
+}
+
+/**
+ * The service's Prometheus metrics, one registry per server (several run in one test
+ * process): requests by route and status, latency, hub outcomes, the data revision, and
+ * the process figures prom-client collects (memory, CPU, event-loop lag, handles).
+ */
+export class Metrics implements HubMetrics {
+  readonly registry = new Registry();
+  private readonly requests = new Counter({
+    name: 'reviewcast_http_requests_total',
+    help: 'HTTP requests answered, by route template, method and status',
+    labelNames: ['route', 'method', 'status'] as const,
+    registers: [this.registry],
+  });
+  private readonly latency = new Histogram({
+    name: 'reviewcast_http_request_duration_seconds',
+    help: 'Time from request to the last byte of the answer, by route template',
+    labelNames: ['route'] as const,
+    buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
+    registers: [this.registry],
+  });
+  private readonly deliveries = new Counter({
+    name: 'reviewcast_hub_deliveries_total',
+    help: 'WebSub content deliveries by outcome (failed: will retry; removed: the subscription was dropped)',
+    labelNames: ['outcome'] as const,
+    registers: [this.registry],
+  });
+  private readonly verifications = new Counter({
+    name: 'reviewcast_hub_verifications_total',
+    help: 'WebSub verifications of intent by outcome',
+    labelNames: ['outcome'] as const,
+    registers: [this.registry],
+  });
+  private readonly rateLimited = new Counter({
+    name: 'reviewcast_http_rate_limited_total',
+    help: 'Requests refused with 429 by the per-client limit',
+    registers: [this.registry],
+  });
+  readonly revision = new Gauge({ name: 'reviewcast_data_revision', help: 'Revision of the data being served', registers: [this.registry] });
+  readonly reviews = new Gauge({ name: 'reviewcast_reviews', help: 'Reviews being served', registers: [this.registry] });
+
+  constructor() {
+    collectDefaultMetrics({ register: this.registry, prefix: 'reviewcast_' });
+  }
+
+  request(route: string, method: string, status: number, seconds: number): void {
+    this.requests.inc({ route, method, status: String(status) });
+    this.latency.observe({ route }, seconds);
+    if (status === 429) this.rateLimited.inc();
+  }
+
+  delivery(outcome: 'delivered' | 'failed' | 'removed'): void {
+    this.deliveries.inc({ outcome });
+  }
+
+  verification(outcome: 'verified' | 'rejected'): void {
+    this.verifications.inc({ outcome });
+  }
+}
