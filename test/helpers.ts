@@ -157,12 +157,14 @@ export interface ServeProcess {
   exited: Promise<number | NodeJS.Signals>;
 }
 
-/** `reviewcast serve` in its own process (from source, through tsx), ready to answer. */
-export async function startServeProcess(database: string, env: Record<string, string> = {}): Promise<ServeProcess> {
-  const probe = createNetServer();
-  await new Promise<void>((r) => probe.listen(0, '127.0.0.1', r));
-  const port = (probe.address() as { port: number }).port;
-  await new Promise((r) => probe.close(r));
+/** `reviewcast serve` in its own process (from source, through tsx), ready to answer; on `port` (a restart) or a free one. */
+export async function startServeProcess(database: string, env: Record<string, string> = {}, port?: number): Promise<ServeProcess> {
+  if (port === undefined) {
+    const probe = createNetServer();
+    await new Promise<void>((r) => probe.listen(0, '127.0.0.1', r));
+    port = (probe.address() as { port: number }).port;
+    await new Promise((r) => probe.close(r));
+  }
   const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'src/cli/main.ts'), 'serve'], {
     cwd: ROOT,
     env: { ...process.env, DATABASE_URL: database, PORT: String(port), HOST: '127.0.0.1', BASE_URL: `http://127.0.0.1:${port}`, LOG_LEVEL: 'info', ...env },
