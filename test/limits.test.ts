@@ -45,7 +45,10 @@ describe('limits on requests', () => {
     const res = await fetch(`${svc.url}/healthz`, { headers: { 'x-padding': 'x'.repeat(17_000) } }).catch((e: Error) => e);
     // Node answers 431 and closes; fetch may see either the answer or the closed socket.
     if (res instanceof Error) assert.match(String(res.cause ?? res), /closed|reset|socket/i);
-    else assert.equal(res.status, 431);
+    else {
+      assert.equal(res.status, 431);
+      assert.equal(((await res.json()) as { error: string }).error, 'headers_too_large');
+    }
   });
 
   it('an MCP body over 64 KB gets 413 and the JSON error body', async () => {

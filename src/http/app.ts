@@ -1,12 +1,12 @@
 import formbody from '@fastify/formbody';
 import rateLimit from '@fastify/rate-limit';
-import { createServer } from 'node:http';
-import Fastify, { LogController, type FastifyError } from 'fastify';
+import { STATUS_CODES, createServer } from 'node:http';
+import Fastify, { LogController, type FastifyError, type FastifyReply, type FastifyRequest } from 'fastify';
 import { HUB_PATH } from '../core/feeds/topics.js';
 import { plainText } from '../websub/hub-route.js';
 import { sharedRateLimitStore } from './shared-rate-limit.js';
 import type { Logger } from 'pino';
-import { sendError } from './errors.js';
+import { errorBody, sendError } from './errors.js';
 import type { HttpConfig } from '../config.js';
 import { buildFastPath } from './fast-path.js';
 import { Gate, MAX_HEADER_BYTES, setRouteLabel } from './gate.js';
@@ -52,6 +52,24 @@ export async function buildApp(operations: readonly Operation[], ctx: ServiceCon
     routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true },
     bodyLimit: MCP_BODY_LIMIT,
     return503OnClosing: true,
+    // Requests the router can not take (a malformed path, a path parameter over 100 characters) get the same error bodies as the rest.
+    frameworkErrors: (err, req, reply) => {
+      const status = err.statusCode ?? 400;
+      const hub = req.url.split('?')[0] === HUB_PATH;
+      if (hub) return plainText(reply, status, err.message);
+      return status === 414 ? sendError(reply, 'uri_too_long', err.message) : sendError(reply, 'bad_request', err.message);
+    },
+    // What Node refuses before any request exists (headers over 16 KB, a malformed request line): our error body, then close.
+    clientErrorHandler: (err: NodeJS.ErrnoException, socket) => {
+      if (!socket.writable) return socket.destroy(err);
+      const status = err.code === 'HPE_HEADER_OVERFLOW' ? 431 : err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
+      const body = JSON.stringify(
+        status === 431
+          ? errorBody('headers_too_large', `The request line and headers are larger than ${MAX_HEADER_BYTES} bytes`)
+          : errorBody('bad_request', status === 408 ? 'The request took too long to arrive' : 'Malformed HTTP request'),
+      );
+      socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+    },
     // One proxy hop: the client is the last X-Forwarded-For entry, as the gate counts it.
     trustProxy: trustProxy ? (_address: string, hop: number) => hop === 0 : false,
   });
@@ -67,8 +85,12 @@ export async function buildApp(operations: readonly Operation[], ctx: ServiceCon
   });
 
   // Set before any scope is registered, so the raw-body scope (MCP) inherits it.
+  // Answers a request no route took (404, or 405 with Allow); set once the routes are known.
+  let unrouted: (req: FastifyRequest, reply: FastifyReply) => FastifyReply = (_req, reply) => sendError(reply, 'not_found', 'No such resource');
   app.setErrorHandler((err: FastifyError, req, reply) => {
     const status = err.statusCode ?? 500;
+    // A body that fails to parse on a path/method with no route: the missing route is the answer, not the body.
+    if (req.routeOptions.url === undefined && status < 500) return unrouted(req, reply);
     // The hub speaks plain text (WebSub §5.1.2), including for errors raised before its handler.
     if (req.url.split('?')[0] === HUB_PATH && status < 500) {
       const text =
@@ -123,7 +145,7 @@ export async function buildApp(operations: readonly Operation[], ctx: ServiceCon
   }
 
   const patterns = [...allowed].map(([path, methods]) => ({ re: pathPattern(path), methods: [...methods, 'OPTIONS'] }));
-  app.setNotFoundHandler((req, reply) => {
+  unrouted = (req, reply) => {
     const path = req.url.split('?')[0]!.replace(/\/+$/, '') || '/';
     const hit = patterns.find((p) => p.re.test(path));
     if (hit) {
@@ -131,7 +153,8 @@ export async function buildApp(operations: readonly Operation[], ctx: ServiceCon
       return sendError(reply, 'method_not_allowed', `${req.method} is not allowed here; use ${hit.methods.join(', ')}`);
     }
     return sendError(reply, 'not_found', `No resource at ${path}`);
-  });
+  };
+  app.setNotFoundHandler((req, reply) => unrouted(req, reply));
 
   return app;
 }

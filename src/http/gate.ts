@@ -1,6 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { HttpConfig } from '../config.js';
 import type { Metrics } from '../metrics/metrics.js';
+import { HUB_PATH } from '../core/feeds/topics.js';
+import type { ErrorBody } from '../core/schema/error.js';
 import { errorBody } from './errors.js';
 
 /** Longer request targets are refused with 414 before any routing. */
@@ -28,9 +30,12 @@ export function clientAddress(req: IncomingMessage, trustProxy: boolean): string
   return req.socket.remoteAddress ?? 'unknown';
 }
 
-function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
-  const text = JSON.stringify(body);
-  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text), 'cache-control': 'no-store', ...headers });
+/** The JSON error body, or for the hub (which speaks plain text, WebSub §5.1.2) its message. */
+function refuse(req: IncomingMessage, res: ServerResponse, status: number, body: ErrorBody, headers: Record<string, string> = {}): void {
+  const hub = (req.url ?? '').split('?')[0] === HUB_PATH;
+  const text = hub ? body.message : JSON.stringify(body);
+  const type = hub ? 'text/plain; charset=utf-8' : 'application/json';
+  res.writeHead(status, { 'content-type': type, 'content-length': Buffer.byteLength(text), 'cache-control': 'no-store', ...headers });
   res.end(text);
 }
 
@@ -63,7 +68,7 @@ export class Gate {
     });
     if ((req.url ?? '').length > MAX_URL_BYTES) {
       setRouteLabel(req, 'refused');
-      sendJson(res, 414, errorBody('uri_too_long', `The request target is longer than ${MAX_URL_BYTES} bytes`));
+      refuse(req, res, 414, errorBody('uri_too_long', `The request target is longer than ${MAX_URL_BYTES} bytes`));
       return true;
     }
     const now = Date.now();
@@ -81,7 +86,7 @@ export class Gate {
     res.setHeader('ratelimit', `limit=${limit}, remaining=${Math.max(0, limit - count)}, reset=${reset}`);
     if (count > limit) {
       setRouteLabel(req, 'refused');
-      sendJson(res, 429, errorBody('too_many_requests', `More than ${limit} requests in a minute from this client; retry in ${reset} s`), { 'retry-after': String(reset) });
+      refuse(req, res, 429, errorBody('too_many_requests', `More than ${limit} requests in a minute from this client; retry in ${reset} s`), { 'retry-after': String(reset) });
       return true;
     }
     return false;

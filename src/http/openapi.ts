@@ -1,3 +1,4 @@
+import { HUB_PATH } from '../core/feeds/topics.js';
 import { z } from 'zod';
 import { jsonSchemaOf } from '../core/schema/json-schema.js';
 import type { Operation, ResponseDoc } from './route-table.js';
@@ -73,6 +74,24 @@ function response(op: Operation, status: string, doc: ResponseDoc): Json {
   return out;
 }
 
+const RATE_LIMIT_HEADERS = {
+  'Retry-After': { description: 'Seconds until the client may send again', schema: { type: 'integer' } },
+  RateLimit: { description: 'limit=<per minute>, remaining=<left>, reset=<seconds> (draft-ietf-httpapi-ratelimit-headers); sent on every answer', schema: { type: 'string' } },
+  'RateLimit-Policy': { description: '<limit>;w=60', schema: { type: 'string' } },
+};
+
+const errorContent = { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } };
+const textContent = { 'text/plain': { schema: { type: 'string' } } };
+
+const COMMON_RESPONSES: Json = {
+  TooManyRequests: { description: 'More requests from this client in a minute than RATE_LIMIT_PER_MINUTE allows (per replica)', headers: RATE_LIMIT_HEADERS, content: errorContent },
+  UriTooLong: { description: 'The request target is longer than 8,192 bytes', content: errorContent },
+  UriTooLongText: { description: 'The request target is longer than 8,192 bytes', content: textContent },
+  HeadersTooLarge: { description: 'The request line and headers are larger than 16 KB (answered before routing, so always JSON)', content: errorContent },
+  PayloadTooLarge: { description: 'The body is larger than this endpoint takes (64 KB for /mcp)', content: errorContent },
+  PayloadTooLargeText: { description: 'The body is larger than 16 KB', content: textContent },
+};
+
 const EXAMPLES: Record<string, unknown> = {
   searchReviews: { matched: 1, returned: 1, reviews: [EXAMPLE_REVIEW] },
   getReviewsSince: { since: '2026-03-01', count: 1, reviews: [EXAMPLE_REVIEW] },
@@ -89,6 +108,12 @@ export function buildOpenApi(operations: readonly Operation[], baseUrl: string):
       responses[status] = response(op, status, example !== undefined && doc.example === undefined ? { ...doc, example } : doc);
     }
     if (op.conditional) responses['304'] = { description: 'Not Modified: the validator sent still matches; empty body' };
+    // What the service answers before any endpoint sees the request; the hub answers in plain text.
+    const hub = op.path === HUB_PATH;
+    if (op.requestBody) responses['413'] ??= { $ref: `#/components/responses/${hub ? 'PayloadTooLargeText' : 'PayloadTooLarge'}` };
+    responses['414'] ??= { $ref: `#/components/responses/${hub ? 'UriTooLongText' : 'UriTooLong'}` };
+    responses['431'] ??= { $ref: '#/components/responses/HeadersTooLarge' };
+    responses['429'] = hub ? { ...(responses['429'] as Json), headers: RATE_LIMIT_HEADERS } : { $ref: '#/components/responses/TooManyRequests' };
     const params = parameters(op);
     const entry: Json = {
       operationId: op.operationId,
@@ -116,6 +141,6 @@ export function buildOpenApi(operations: readonly Operation[], baseUrl: string):
     servers: [{ url: baseUrl }],
     tags: [...new Set(operations.filter((o) => !o.hidden).map((o) => o.tag))].map((name) => ({ name })),
     paths,
-    components: { schemas: componentSchemas() },
+    components: { schemas: componentSchemas(), responses: COMMON_RESPONSES },
   };
 }

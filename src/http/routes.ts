@@ -187,6 +187,7 @@ export const operations: Operation[] = [
     responses: {
       '204': { description: 'Session ended' },
       '400': { description: 'No Mcp-Session-Id header', contentType: 'application/json' },
+      '403': { description: 'Origin not allowed', contentType: 'application/json' },
       '404': { description: 'No such live session', contentType: 'application/json' },
     },
     handler: handleMcpDelete,
@@ -198,7 +199,7 @@ export const operations: Operation[] = [
     tag: 'MCP',
     summary: 'Server-initiated stream (not offered)',
     description: 'Always 405: this server sends nothing unasked, so it opens no SSE stream.',
-    responses: { '405': { description: 'Method Not Allowed', contentType: 'application/json' } },
+    responses: { '403': { description: 'Origin not allowed', contentType: 'application/json' }, '405': { description: 'Method Not Allowed', contentType: 'application/json' } },
     handler: handleMcpGet,
   },
   {
