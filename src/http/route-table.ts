@@ -3,7 +3,7 @@ import { sendRepresentation, type Served } from './conditional.js';
 import type { z } from 'zod';
 import type { LiveData } from '../live/live-data.js';
 import type { Hub } from '../websub/hub.js';
-import type { McpConfig } from '../config.js';
+import type { HttpConfig, McpConfig } from '../config.js';
 import type { McpSessions } from '../mcp/sessions.js';
 import type { Metrics } from '../metrics/metrics.js';
 
@@ -14,6 +14,7 @@ export interface ServiceContext {
   hub: Hub;
   mcp: { sessions: McpSessions; config: McpConfig; version: string };
   metrics: Metrics;
+  http: HttpConfig;
 }
 
 export interface ResponseDoc {

@@ -47,16 +47,18 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   live.on('snapshot', track);
   let baseUrl = opts.baseUrl ?? '';
   const hub = new Hub(opts.store, live, opts.hub, () => baseUrl, opts.logger, metrics);
+  const http = opts.http ?? loadHttpConfig({});
   const ctx = {
     live,
     hub,
     metrics,
+    http,
     mcp: { sessions: await McpSessions.open(opts.store, opts.mcp), config: opts.mcp, version: VERSION },
     get baseUrl() {
       return baseUrl;
     },
   };
-  const app = await buildApp(operations, ctx, opts.logger, opts.trustProxy ?? false, opts.http ?? loadHttpConfig({}));
+  const app = await buildApp(operations, ctx, opts.logger, opts.trustProxy ?? false, http);
   await app.listen({ host: opts.host, port: opts.port });
   const addr = app.server.address();
   const port = typeof addr === 'object' && addr ? addr.port : opts.port;

@@ -11,6 +11,8 @@ import { layout } from './layout.js';
 interface Ctx {
   baseUrl: string;
   business: Business;
+  /** RATE_LIMIT_PER_MINUTE, stated on the overview. */
+  rateLimitPerMinute: number;
 }
 
 const code = (s: string) => html`<pre><code>${s}</code></pre>`;
@@ -43,6 +45,7 @@ export function renderDevelopersPage(ctx: Ctx): Html {
     ['JSON Feed 1.1 of the 50 newest reviews', 'GET /api/feed.json', `curl -s ${u}/api/feed.json`],
     ['Atom feed of the 50 newest reviews', 'GET /feed.xml', `curl -s ${u}/feed.xml`],
     ['OpenAPI 3.1 description', 'GET /.well-known/openapi.json', `curl -s ${u}/.well-known/openapi.json`],
+    ['Prometheus metrics of this process', 'GET /metrics', `curl -s ${u}/metrics`],
     [
       'MCP: initialize, then call a tool with the session id',
       'POST /mcp',
@@ -56,6 +59,8 @@ export function renderDevelopersPage(ctx: Ctx): Html {
 <section class="card" aria-labelledby="ex-h"><h2 id="ex-h">Every endpoint, with curl</h2>
 ${endpoints.map(([what, route, cmd]) => html`<h3>${what} <code>${route}</code></h3>${code(cmd)}`)}
 <p>Invalid parameters get <code>400</code> with <code>{ "error": "validation_error", "message", "issues": [{ "parameter", "code", "message" }] }</code>.</p>
+<h3 id="limits">Limits</h3>
+<p>Each client may send ${ctx.rateLimitPerMinute.toLocaleString('en')} requests a minute over all endpoints; every answer says where it stands in <code>RateLimit: limit=…, remaining=…, reset=…</code> and <code>RateLimit-Policy</code>, and beyond it the answer is <code>429</code> with <code>Retry-After</code> (seconds). Request targets over 8,192 bytes get <code>414</code>, headers over 16 KB <code>431</code>, bodies over 64 KB (<code>/mcp</code>) or 16 KB (the hub) <code>413</code>; each with the same error body (<code>error</code>, <code>message</code>). A client must send its headers within 10 s and its request within 30 s.</p>
 </section>
 <section class="card" aria-labelledby="data-model"><h2 id="data-model">Data model</h2>
 <h3>Review</h3>${fieldTable(ReviewSchema, 'Review fields')}
