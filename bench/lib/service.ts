@@ -49,6 +49,8 @@ export async function startService(databaseUrl: string, env: Record<string, stri
       r();
     }),
   );
+  // A benchmark that throws must not leave its server running.
+  process.once('exit', () => child.kill());
   const url = `http://127.0.0.1:${port}`;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
