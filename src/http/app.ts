@@ -2,11 +2,10 @@ import formbody from '@fastify/formbody';
 import rateLimit from '@fastify/rate-limit';
 import { STATUS_CODES, createServer } from 'node:http';
 import Fastify, { LogController, type FastifyError, type FastifyReply, type FastifyRequest } from 'fastify';
-import { HUB_PATH } from '../core/feeds/topics.js';
 import { plainText } from '../websub/hub-route.js';
 import { sharedRateLimitStore } from './shared-rate-limit.js';
 import type { Logger } from 'pino';
-import { errorBody, sendError } from './errors.js';
+import { answersInPlainText, errorBody, sendError } from './errors.js';
 import type { HttpConfig } from '../config.js';
 import { buildFastPath } from './fast-path.js';
 import { Gate, MAX_HEADER_BYTES, setRouteLabel } from './gate.js';
@@ -55,8 +54,7 @@ export async function buildApp(operations: readonly Operation[], ctx: ServiceCon
     // Requests the router can not take (a malformed path, a path parameter over 100 characters) get the same error bodies as the rest.
     frameworkErrors: (err, req, reply) => {
       const status = err.statusCode ?? 400;
-      const hub = req.url.split('?')[0] === HUB_PATH;
-      if (hub) return plainText(reply, status, err.message);
+      if (answersInPlainText(req.url)) return plainText(reply, status, err.message);
       return status === 414 ? sendError(reply, 'uri_too_long', err.message) : sendError(reply, 'bad_request', err.message);
     },
     // What Node refuses before any request exists (headers over 16 KB, a malformed request line): our error body, then close.
@@ -84,15 +82,30 @@ export async function buildApp(operations: readonly Operation[], ctx: ServiceCon
     done();
   });
 
+  const allowed = new Map<string, Set<string>>();
+  for (const op of operations) {
+    const methods = allowed.get(op.path) ?? new Set<string>();
+    methods.add(op.method);
+    if (op.method === 'GET') methods.add('HEAD');
+    allowed.set(op.path, methods);
+  }
+  const patterns = [...allowed].map(([path, methods]) => ({ re: pathPattern(path), methods: [...methods, 'OPTIONS'] }));
+  // Answers a request no route took: 404, or 405 with Allow when the path exists.
+  const unrouted = (req: FastifyRequest, reply: FastifyReply): FastifyReply => {
+    const path = req.url.split('?')[0]!.replace(/\/+$/, '') || '/';
+    const hit = patterns.find((p) => p.re.test(path));
+    if (hit) {
+      reply.header('allow', hit.methods.join(', '));
+      return sendError(reply, 'method_not_allowed', `${req.method} is not allowed here; use ${hit.methods.join(', ')}`);
+    }
+    return sendError(reply, 'not_found', `No resource at ${path}`);
+  };
   // Set before any scope is registered, so the raw-body scope (MCP) inherits it.
-  // Answers a request no route took (404, or 405 with Allow); set once the routes are known.
-  let unrouted: (req: FastifyRequest, reply: FastifyReply) => FastifyReply = (_req, reply) => sendError(reply, 'not_found', 'No such resource');
   app.setErrorHandler((err: FastifyError, req, reply) => {
     const status = err.statusCode ?? 500;
     // A body that fails to parse on a path/method with no route: the missing route is the answer, not the body.
     if (req.routeOptions.url === undefined && status < 500) return unrouted(req, reply);
-    // The hub speaks plain text (WebSub §5.1.2), including for errors raised before its handler.
-    if (req.url.split('?')[0] === HUB_PATH && status < 500) {
+    if (answersInPlainText(req.url) && status < 500) {
       const text =
         status === 415 ? 'Content-Type must be application/x-www-form-urlencoded' : status === 429 ? 'Too many requests; retry later' : err.message;
       return plainText(reply, status, text);
@@ -108,13 +121,15 @@ export async function buildApp(operations: readonly Operation[], ctx: ServiceCon
   await app.register(formbody, { bodyLimit: 16 * 1024 });
   await app.register(rateLimit, { global: false, store: sharedRateLimitStore(ctx.hub.store) });
 
-  const route = (scope: typeof app, op: Operation) =>
+  const route = (scope: typeof app, op: Operation) => {
+    const handler = operationHandler(op);
     scope.route({
       method: op.method,
       url: fastifyUrl(op.path),
-      handler: (req, reply) => operationHandler(op)(req, reply, ctx),
+      handler: (req, reply) => handler(req, reply, ctx),
       ...(op.rateLimited ? { config: { rateLimit: { max: ctx.hub.config.rateLimitPerMinute, timeWindow: 60_000 } } } : {}),
     });
+  };
   // Raw-body routes live in their own scope, where every body arrives as a string.
   await app.register(async (scope) => {
     scope.removeAllContentTypeParsers();
@@ -122,14 +137,7 @@ export async function buildApp(operations: readonly Operation[], ctx: ServiceCon
     for (const op of operations) if (op.rawBody) route(scope as unknown as typeof app, op);
   });
 
-  const allowed = new Map<string, Set<string>>();
-  for (const op of operations) {
-    if (!op.rawBody) route(app, op);
-    const methods = allowed.get(op.path) ?? new Set<string>();
-    methods.add(op.method);
-    if (op.method === 'GET') methods.add('HEAD');
-    allowed.set(op.path, methods);
-  }
+  for (const op of operations) if (!op.rawBody) route(app, op);
 
   // CORS preflight: browsers send it before a GET carrying If-None-Match, or an MCP POST.
   for (const [path, methods] of allowed) {
@@ -144,16 +152,6 @@ export async function buildApp(operations: readonly Operation[], ctx: ServiceCon
     );
   }
 
-  const patterns = [...allowed].map(([path, methods]) => ({ re: pathPattern(path), methods: [...methods, 'OPTIONS'] }));
-  unrouted = (req, reply) => {
-    const path = req.url.split('?')[0]!.replace(/\/+$/, '') || '/';
-    const hit = patterns.find((p) => p.re.test(path));
-    if (hit) {
-      reply.header('allow', hit.methods.join(', '));
-      return sendError(reply, 'method_not_allowed', `${req.method} is not allowed here; use ${hit.methods.join(', ')}`);
-    }
-    return sendError(reply, 'not_found', `No resource at ${path}`);
-  };
   app.setNotFoundHandler((req, reply) => unrouted(req, reply));
 
   return app;

@@ -1,4 +1,5 @@
 import type { FastifyReply } from 'fastify';
+import { HUB_PATH } from '../core/feeds/topics.js';
 import type { ErrorBody, ValidationIssue } from '../core/schema/error.js';
 
 /**
@@ -18,6 +19,11 @@ export const ERROR_CATALOGUE = {
   internal_error: { status: 500, meaning: 'Something failed inside the service; it is logged, nothing is leaked.' },
 } as const;
 export type ErrorCode = keyof typeof ERROR_CATALOGUE;
+
+/** The hub speaks plain text (WebSub §5.1.2), including for errors raised before its handler. */
+export function answersInPlainText(url: string | undefined): boolean {
+  return (url ?? '').split('?')[0] === HUB_PATH;
+}
 
 export function errorBody(code: ErrorCode, message: string, issues?: ValidationIssue[]): ErrorBody {
   return issues ? { error: code, message, issues } : { error: code, message };

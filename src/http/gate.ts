@@ -1,9 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { HttpConfig } from '../config.js';
 import type { Metrics } from '../metrics/metrics.js';
-import { HUB_PATH } from '../core/feeds/topics.js';
 import type { ErrorBody } from '../core/schema/error.js';
-import { errorBody } from './errors.js';
+import { answersInPlainText, errorBody } from './errors.js';
 
 /** Longer request targets are refused with 414 before any routing. */
 export const MAX_URL_BYTES = 8192;
@@ -32,7 +31,7 @@ export function clientAddress(req: IncomingMessage, trustProxy: boolean): string
 
 /** The JSON error body, or for the hub (which speaks plain text, WebSub §5.1.2) its message. */
 function refuse(req: IncomingMessage, res: ServerResponse, status: number, body: ErrorBody, headers: Record<string, string> = {}): void {
-  const hub = (req.url ?? '').split('?')[0] === HUB_PATH;
+  const hub = answersInPlainText(req.url);
   const text = hub ? body.message : JSON.stringify(body);
   const type = hub ? 'text/plain; charset=utf-8' : 'application/json';
   res.writeHead(status, { 'content-type': type, 'content-length': Buffer.byteLength(text), 'cache-control': 'no-store', ...headers });

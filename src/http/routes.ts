@@ -19,6 +19,7 @@ import type { Operation, ServiceContext } from './route-table.js';
 import { validateParams } from './validation.js';
 
 const validationError = { description: 'Invalid parameters: the body lists each problem in `issues`', schema: ErrorBodySchema };
+const originRefused = { description: 'Origin not allowed', contentType: 'application/json' };
 const plain = (description: string) => ({ description, contentType: 'text/plain' });
 
 function topicDocument(topic: TopicPath) {
@@ -170,7 +171,7 @@ export const operations: Operation[] = [
       },
       '202': { description: 'Notification accepted; no body' },
       '400': { description: 'Missing Mcp-Session-Id, unsupported MCP-Protocol-Version, or unparseable JSON (-32700)', contentType: 'application/json' },
-      '403': { description: 'Origin not allowed', contentType: 'application/json' },
+      '403': originRefused,
       '404': { description: 'Session unknown, expired or deleted', contentType: 'application/json' },
       '406': { description: 'Accept does not list application/json and text/event-stream', contentType: 'application/json' },
       '415': { description: 'Content-Type is not application/json', contentType: 'application/json' },
@@ -187,7 +188,7 @@ export const operations: Operation[] = [
     responses: {
       '204': { description: 'Session ended' },
       '400': { description: 'No Mcp-Session-Id header', contentType: 'application/json' },
-      '403': { description: 'Origin not allowed', contentType: 'application/json' },
+      '403': originRefused,
       '404': { description: 'No such live session', contentType: 'application/json' },
     },
     handler: handleMcpDelete,
@@ -199,7 +200,7 @@ export const operations: Operation[] = [
     tag: 'MCP',
     summary: 'Server-initiated stream (not offered)',
     description: 'Always 405: this server sends nothing unasked, so it opens no SSE stream.',
-    responses: { '403': { description: 'Origin not allowed', contentType: 'application/json' }, '405': { description: 'Method Not Allowed', contentType: 'application/json' } },
+    responses: { '403': originRefused, '405': { description: 'Method Not Allowed', contentType: 'application/json' } },
     handler: handleMcpGet,
   },
   {
