@@ -9,7 +9,7 @@ import { request } from 'undici';
 import { benchDatabase } from './lib/dataset.js';
 import { startNginx } from './lib/nginx.js';
 import { startService } from './lib/service.js';
-import { wrk, type LoadResult } from './lib/load.js';
+import { meanLoad, wrk, type LoadResult } from './lib/load.js';
 import { markdownTable } from './lib/table.js';
 
 const seconds = Number(process.argv[2] ?? 3);
@@ -22,11 +22,6 @@ const PATHS = ['/reviews.json', '/api/feed.json', '/feed.xml'];
 async function fetchVariant(url: string, encoding: string) {
   const res = await request(url, { headers: { 'accept-encoding': encoding } });
   return { headers: res.headers, body: Buffer.from(await res.body.arrayBuffer()) };
-}
-
-function mean(rs: LoadResult[]): LoadResult {
-  const avg = (f: (r: LoadResult) => number) => rs.reduce((s, r) => s + f(r), 0) / rs.length;
-  return { rps: avg((r) => r.rps), p50ms: avg((r) => r.p50ms), p99ms: avg((r) => r.p99ms), errors: avg((r) => r.errors) };
 }
 
 const rows: Record<string, string | number>[] = [];
@@ -56,8 +51,8 @@ for (const n of sizes) {
         a.push(wrk(`${ours.url}${path}`, { seconds, connections: CONNECTIONS, headers: v.ours }));
         b.push(wrk(`${nginx.url}${path}`, { seconds, connections: CONNECTIONS, headers: v.base }));
       }
-      const o = mean(a);
-      const g = mean(b);
+      const o = meanLoad(a);
+      const g = meanLoad(b);
       const ratio = o.rps / g.rps;
       rows.push({
         reviews: n,

@@ -8,7 +8,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { benchDatabase } from './lib/dataset.js';
-import { wrk, type LoadResult } from './lib/load.js';
+import { meanLoad, wrk, type LoadResult } from './lib/load.js';
 import { startService } from './lib/service.js';
 import { markdownTable } from './lib/table.js';
 
@@ -55,15 +55,16 @@ for (const s of searches) {
     http.push(wrk(httpUrl, { seconds, connections: CONNECTIONS }));
     mcp.push(wrk(`${service.url}/mcp`, { seconds, connections: CONNECTIONS, script }));
   }
-  const avg = (rs: LoadResult[], f: (r: LoadResult) => number) => rs.reduce((a, r) => a + f(r), 0) / rs.length;
+  const h = meanLoad(http);
+  const m = meanLoad(mcp);
   rows.push({
     search: s.name,
-    'HTTP req/s': Math.round(avg(http, (r) => r.rps)),
-    'MCP req/s': Math.round(avg(mcp, (r) => r.rps)),
-    'MCP / HTTP': (avg(mcp, (r) => r.rps) / avg(http, (r) => r.rps)).toFixed(2),
-    'HTTP p50/p99 ms': `${avg(http, (r) => r.p50ms).toFixed(2)} / ${avg(http, (r) => r.p99ms).toFixed(2)}`,
-    'MCP p50/p99 ms': `${avg(mcp, (r) => r.p50ms).toFixed(2)} / ${avg(mcp, (r) => r.p99ms).toFixed(2)}`,
-    errors: avg(http, (r) => r.errors) + avg(mcp, (r) => r.errors),
+    'HTTP req/s': Math.round(h.rps),
+    'MCP req/s': Math.round(m.rps),
+    'MCP / HTTP': (m.rps / h.rps).toFixed(2),
+    'HTTP p50/p99 ms': `${h.p50ms.toFixed(2)} / ${h.p99ms.toFixed(2)}`,
+    'MCP p50/p99 ms': `${m.p50ms.toFixed(2)} / ${m.p99ms.toFixed(2)}`,
+    errors: h.errors + m.errors,
   });
 }
 await service.stop();

@@ -36,3 +36,9 @@ export function wrk(url: string, opts: { seconds: number; connections: number; h
   const errors = Number(non2xx?.[1] ?? 0) + (sock ? sock.slice(1).reduce((s, x) => s + Number(x), 0) : 0);
   return { rps: Number(rps[1]), p50ms: ms(p50[1]!), p99ms: ms(p99[1]!), errors };
 }
+
+/** The average of several runs of the same load. */
+export function meanLoad(runs: readonly LoadResult[]): LoadResult {
+  const avg = (f: (r: LoadResult) => number) => runs.reduce((s, r) => s + f(r), 0) / runs.length;
+  return { rps: avg((r) => r.rps), p50ms: avg((r) => r.p50ms), p99ms: avg((r) => r.p99ms), errors: avg((r) => r.errors) };
+}
