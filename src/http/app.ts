@@ -8,7 +8,7 @@ import type { Logger } from 'pino';
 import { answersInPlainText, errorBody, sendError } from './errors.js';
 import type { HttpConfig } from '../config.js';
 import { buildFastPath } from './fast-path.js';
-import { Gate, MAX_HEADER_BYTES, setRouteLabel } from './gate.js';
+import { clientAddress, Gate, MAX_HEADER_BYTES, setRouteLabel } from './gate.js';
 import { fastifyUrl, operationHandler, type Operation, type ServiceContext } from './route-table.js';
 
 /** A JSON-RPC message is small; the only endpoint taking a body besides the hub (16 KB) is /mcp. */
@@ -68,7 +68,7 @@ export async function buildApp(operations: readonly Operation[], ctx: ServiceCon
       );
       socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
     },
-    // One proxy hop: the client is the last X-Forwarded-For entry, as the gate counts it.
+    // One proxy hop: req.ip (in logs) is the last X-Forwarded-For entry, the gate's clientAddress rule.
     trustProxy: trustProxy ? (_address: string, hop: number) => hop === 0 : false,
   });
 
@@ -119,7 +119,12 @@ export async function buildApp(operations: readonly Operation[], ctx: ServiceCon
   });
 
   await app.register(formbody, { bodyLimit: 16 * 1024 });
-  await app.register(rateLimit, { global: false, store: sharedRateLimitStore(ctx.hub.store) });
+  await app.register(rateLimit, {
+    global: false,
+    store: sharedRateLimitStore(ctx.hub.store),
+    // The same client as the service-wide limit counts.
+    keyGenerator: (req) => clientAddress(req.raw, trustProxy),
+  });
 
   const route = (scope: typeof app, op: Operation) => {
     const handler = operationHandler(op);
