@@ -85,13 +85,16 @@ describe('limits on requests', () => {
 
 describe('per-client rate limit', () => {
   it('every kind of endpoint counts against one limit: 429 with Retry-After, RateLimit headers and the JSON error body', async () => {
-    const svc = await startTestService({ business: BUSINESS, reviews: REVIEWS, http: { rateLimitPerMinute: 5 } });
+    const svc = await startTestService({ business: BUSINESS, reviews: REVIEWS, http: { rateLimitPerMinute: 5, headersTimeoutMs: 2500, requestTimeoutMs: 45_000 } });
     try {
       const first = await fetch(`${svc.url}/reviews.json`);
       assert.equal(first.status, 200);
       assert.equal(first.headers.get('ratelimit-policy'), '5;w=60');
       assert.match(first.headers.get('ratelimit')!, /^limit=5, remaining=4, reset=\d+$/);
-      for (const path of ['/api/reviews/search?rating=5', '/developers', '/feed.xml', '/healthz']) assert.equal((await fetch(`${svc.url}${path}`)).status, 200, path);
+      for (const path of ['/api/reviews/search?rating=5', '/feed.xml', '/healthz']) assert.equal((await fetch(`${svc.url}${path}`)).status, 200, path);
+      const developers = await (await fetch(`${svc.url}/developers`)).text();
+      assert.match(developers, /may send 5 requests a minute/, 'the overview states the configured limit');
+      assert.match(developers, /headers within 2\.5 s and its request within 45 s/, 'and the configured timeouts');
       for (const path of ['/reviews.json', '/api/reviews/search?rating=5', '/', '/nope']) {
         const res = await fetch(`${svc.url}${path}`);
         assert.equal(res.status, 429, path);

@@ -7,14 +7,16 @@ import type { Business } from '../core/schema/business.js';
 import { toolList } from '../mcp/mcp-server.js';
 import { Html, html, jsonScript } from './html.js';
 import { layout } from './layout.js';
+import type { HttpConfig } from '../config.js';
 
 interface Ctx {
   baseUrl: string;
   business: Business;
-  /** RATE_LIMIT_PER_MINUTE, stated on the overview. */
-  rateLimitPerMinute: number;
+  /** The configured limits, stated on the overview. */
+  limits: HttpConfig;
 }
 
+const seconds = (ms: number) => `${(ms / 1000).toLocaleString('en')} s`;
 const code = (s: string) => html`<pre><code>${s}</code></pre>`;
 
 /** One row per field of a zod object, from the same schema the API validates with. */
@@ -60,7 +62,7 @@ export function renderDevelopersPage(ctx: Ctx): Html {
 ${endpoints.map(([what, route, cmd]) => html`<h3>${what} <code>${route}</code></h3>${code(cmd)}`)}
 <p>Invalid parameters get <code>400</code> with <code>{ "error": "validation_error", "message", "issues": [{ "parameter", "code", "message" }] }</code>.</p>
 <h3 id="limits">Limits</h3>
-<p>Each client may send ${ctx.rateLimitPerMinute.toLocaleString('en')} requests a minute over all endpoints; every answer says where it stands in <code>RateLimit: limit=…, remaining=…, reset=…</code> and <code>RateLimit-Policy</code>, and beyond it the answer is <code>429</code> with <code>Retry-After</code> (seconds). Request targets over 8,192 bytes get <code>414</code>, headers over 16 KB <code>431</code>, bodies over 64 KB (<code>/mcp</code>) or 16 KB (the hub) <code>413</code>; each with the same error body (<code>error</code>, <code>message</code>). A client must send its headers within 10 s and its request within 30 s.</p>
+<p>Each client may send ${ctx.limits.rateLimitPerMinute.toLocaleString('en')} requests a minute over all endpoints; every answer says where it stands in <code>RateLimit: limit=…, remaining=…, reset=…</code> and <code>RateLimit-Policy</code>, and beyond it the answer is <code>429</code> with <code>Retry-After</code> (seconds). Request targets over 8,192 bytes get <code>414</code>, headers over 16 KB <code>431</code>, bodies over 64 KB (<code>/mcp</code>) or 16 KB (the hub) <code>413</code>; each with the same error body (<code>error</code>, <code>message</code>). A client must send its headers within ${seconds(ctx.limits.headersTimeoutMs)} and its request within ${seconds(ctx.limits.requestTimeoutMs)}.</p>
 </section>
 <section class="card" aria-labelledby="data-model"><h2 id="data-model">Data model</h2>
 <h3>Review</h3>${fieldTable(ReviewSchema, 'Review fields')}
