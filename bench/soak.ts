@@ -2,26 +2,40 @@
  * Soak: mixed load against one server process for a while (default 10 minutes), with a CLI
  * import every minute. Readers fetch the datasets and feeds, searchers send varied searches,
  * an MCP client calls tools, subscribers (HTTPS, on loopback) subscribe, unsubscribe and
- * receive every change of /reviews.json (which every import changes). Passes when no request
- * failed, every subscriber got every change, and the lowest resident memory of the last two
- * minutes is at most RSS_BOUND_MIB above the lowest of minutes 1-3.
- * Usage: npm run soak [-- seconds]
+ * receive every change of /reviews.json (which every import changes).
+ *
+ * Each import replaces the data with 100 reviews fewer and 100 new ones, so the service holds
+ * 10,000 reviews throughout and memory has no reason to grow: what does grow is a leak. Before
+ * every import and at the end, the soak forces a full garbage collection in the server (over the
+ * inspector protocol) and reads its resident set and live heap; between collections both saw
+ * up and down with garbage waiting for V8, which says nothing about what stays.
+ *
+ * Passes when no request failed, every subscriber got every change, and from the reading before
+ * the second import (one whole import-and-deliver cycle in) to the last, resident memory grew
+ * at most RSS_BOUND_MIB and the live heap at most HEAP_BOUND_MIB.
+ * Usage: npm run soak [-- seconds]   (at least 180)
  */
-import { execFileSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { Agent, request } from 'undici';
 import { deterministicUlid } from '../src/core/ids.js';
 import { makeTestCa } from '../test/websub-helpers.js';
 import { benchDatabase, benchReviews } from './lib/dataset.js';
+import { InspectorSession, type MemoryMiB } from './lib/inspector.js';
 import { freePort, startService } from './lib/service.js';
 import { markdownTable } from './lib/table.js';
 
 const seconds = Number(process.argv[2] ?? 600);
+if (!(seconds >= 180)) throw new Error('the soak needs at least 180 s: two import cycles before the last reading');
 const RSS_BOUND_MIB = 50;
+const HEAP_BOUND_MIB = 10;
+const REVIEWS = 10_000;
+const BATCH = 100;
 const SUBSCRIBERS = 20;
 const dir = mkdtempSync(join(tmpdir(), 'rc-soak-'));
 const ca = await makeTestCa();
@@ -41,8 +55,10 @@ const callbacks = createServer({ key: ca.key, cert: ca.cert }, (req, res) => {
 });
 await new Promise<void>((r) => callbacks.listen(cbPort, '127.0.0.1', r));
 
-const database = await benchDatabase(10_000);
+const database = await benchDatabase(REVIEWS);
+const inspectPort = await freePort();
 const service = await startService(database, {
+  NODE_OPTIONS: `--inspect=127.0.0.1:${inspectPort}`,
   NODE_EXTRA_CA_CERTS: join(dir, 'ca.pem'),
   HUB_ALLOW_PRIVATE_CALLBACKS: 'true',
   HUB_RATE_LIMIT_PER_MINUTE: '100000',
@@ -117,41 +133,60 @@ const loops = [
 ];
 
 const bin = fileURLToPath(new URL('../bin/reviewcast.js', import.meta.url));
-let imports = 0;
-const rss: { t: number; mib: number }[] = [];
+const runCli = promisify(execFile);
+const inspector = await InspectorSession.connect(inspectPort);
 const t0 = Date.now();
+const elapsed = () => (Date.now() - t0) / 1000;
+/** After a forced full collection: what the server really holds. */
+const readings: { t: number; m: MemoryMiB }[] = [];
+const read = async () => readings.push({ t: elapsed(), m: await inspector.memoryAfterGc() });
+/** Between collections, every 10 s: the saw, for the peak. */
+const saw: { t: number; m: MemoryMiB }[] = [];
+const sampler = setInterval(() => void inspector.memory().then((m) => saw.push({ t: elapsed(), m })), 10_000);
+
+const base = benchReviews(REVIEWS);
+let imports = 0;
 const importer = (async () => {
   while (Date.now() + 60_000 <= until) {
     await new Promise((r) => setTimeout(r, 60_000));
-    const file = join(dir, `batch-${imports}.json`);
-    const batch = benchReviews(100).map((r, i) => ({ ...r, id: deterministicUlid(`soak-${imports}-${i}`, r.date) }));
-    writeFileSync(file, JSON.stringify(batch));
-    execFileSync(process.execPath, [bin, 'import', file], { env: { ...process.env, DATABASE_URL: database }, stdio: 'ignore' });
+    await read();
+    // Drop the 100 oldest of what is loaded, add 100 new: the count stays at REVIEWS.
+    const added = Array.from({ length: imports + 1 }, (_, k) =>
+      benchReviews(BATCH).map((r, i) => ({ ...r, id: deterministicUlid(`soak-${k}-${i}`, r.date) })),
+    ).flat();
+    const file = join(dir, `import-${imports}.json`);
+    writeFileSync(file, JSON.stringify([...base.slice(0, REVIEWS - added.length), ...added]));
+    await runCli(process.execPath, [bin, 'import', '--replace', file], { env: { ...process.env, DATABASE_URL: database } });
     imports++;
   }
 })();
-const sampler = setInterval(() => rss.push({ t: (Date.now() - t0) / 1000, mib: service.rssMiB() }), 10_000);
 await Promise.all([...loops.map((l) => l()), importer]);
 clearInterval(sampler);
 // Let the last change reach everyone.
 await new Promise((r) => setTimeout(r, 5000));
+await read();
+inspector.close();
+const peakMiB = service.peakRssMiB();
 await service.stop();
 callbacks.close();
 await agent.close();
 
-// RSS saws up and down with every rebuild and delivery round; the troughs are what stays live.
-const trough = (samples: typeof rss) => Math.min(...samples.map((x) => x.mib));
-const warm = { t: 60, mib: trough(rss.filter((x) => x.t >= 60 && x.t < 180)) };
-const last = { t: seconds, mib: trough(rss.slice(-12)) };
-const growth = last.mib - warm.mib;
+const first = readings[1]!;
+const last = readings.at(-1)!;
+const rssGrowth = last.m.rss - first.m.rss;
+const heapGrowth = last.m.heapUsed - first.m.heapUsed;
 const missed = Array.from({ length: SUBSCRIBERS }, (_, i) => received.get(`/sub${i}`) ?? 0).filter((c) => c < imports);
 const failed = [...counts.values()].reduce((s, c) => s + c.failed, 0);
-console.log(`\nsoak: ${seconds} s, ${imports} imports of 100 reviews, ${SUBSCRIBERS} subscribers\n`);
+const mib = (x: number) => x.toFixed(0);
+console.log(`\nsoak: ${seconds} s, ${imports} imports (each ${BATCH} reviews out, ${BATCH} in; ${REVIEWS} held), ${SUBSCRIBERS} subscribers\n`);
 console.log(markdownTable([...counts].map(([kind, c]) => ({ kind, ok: c.ok, failed: c.failed }))));
-console.log(`\nRSS troughs: 60-180 s ${warm.mib.toFixed(0)} MiB, last 2 minutes ${last.mib.toFixed(0)} MiB; growth ${growth.toFixed(0)} MiB (bound ${RSS_BOUND_MIB})`);
-console.log(`RSS samples: ${rss.map((s) => s.mib.toFixed(0)).join(' ')}`);
+console.log('\nAfter a forced full GC, before each import and at the end (MiB):\n');
+console.log(markdownTable(readings.map(({ t, m }) => ({ 's': t.toFixed(0), rss: mib(m.rss), 'heap used (live)': mib(m.heapUsed), 'heap committed': mib(m.heapTotal), external: mib(m.external) }))));
+const sawRss = saw.map((x) => x.m.rss);
+console.log(`\nBetween collections: RSS ${mib(Math.min(...sawRss))}-${mib(Math.max(...sawRss))} MiB, heap used ${mib(Math.min(...saw.map((x) => x.m.heapUsed)))}-${mib(Math.max(...saw.map((x) => x.m.heapUsed)))} MiB; peak RSS (VmHWM) ${mib(peakMiB)} MiB`);
+console.log(`From ${first.t.toFixed(0)} s to ${last.t.toFixed(0)} s: RSS ${rssGrowth >= 0 ? '+' : ''}${rssGrowth.toFixed(1)} MiB (bound ${RSS_BOUND_MIB}), live heap ${heapGrowth >= 0 ? '+' : ''}${heapGrowth.toFixed(1)} MiB (bound ${HEAP_BOUND_MIB})`);
 console.log(`subscribers short of ${imports} deliveries: ${missed.length}`);
 for (const f of failures) console.log(`failure: ${f}`);
-const pass = failed === 0 && missed.length === 0 && growth <= RSS_BOUND_MIB;
+const pass = failed === 0 && missed.length === 0 && rssGrowth <= RSS_BOUND_MIB && heapGrowth <= HEAP_BOUND_MIB;
 console.log(pass ? 'PASS' : 'FAIL');
 process.exit(pass ? 0 : 1);
