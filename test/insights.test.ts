@@ -154,10 +154,15 @@ describe('buildInsights', () => {
     const cache = new AnalysisCache();
     buildInsights(business, reviews, doc.generated_at, cache);
     assert.equal(cache.misses, reviews.length);
-    const changed = reviews.map((r, i) => (i === 0 ? { ...r, text: 'Completely different now: rude.' } : r));
-    buildInsights(business, changed, doc.generated_at, cache);
-    assert.equal(cache.misses, reviews.length + 1);
-    assert.equal(cache.hits, reviews.length - 1);
+    // A new text, a new rating on the same text, and two new texts naming an unlisted technician.
+    const changed = reviews.map((r, i) =>
+      i === 0 ? { ...r, text: 'Completely different now: rude.' } : i === 2 ? { ...r, rating: r.rating === 1 ? 2 : 1 } : i === 3 || i === 5 ? { ...r, text: `${r.text} Thanks to Gus, the repair was quick and the price was fair.` } : r,
+    );
+    const incremental = buildInsights(business, changed, doc.generated_at, cache);
+    assert.equal(cache.misses, reviews.length + 4);
+    assert.equal(cache.hits, reviews.length - 4);
+    assert.equal(JSON.stringify(incremental), JSON.stringify(buildInsights(business, changed, doc.generated_at)), 'the same as analysing everything afresh');
+    assert.ok(incremental.entities.technicians.some((t) => t.name === 'Gus'), 'Gus, in two reviews after the change');
   });
   it('has no summary, quote or date range without reviews', () => {
     const empty = buildInsights(business, [], doc.generated_at);

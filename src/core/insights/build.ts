@@ -3,7 +3,7 @@ import type { AspectEntry, Insights, PerReview } from '../schema/insights.js';
 import type { Review } from '../schema/review.js';
 import { wholeWordMatcher } from '../text-match.js';
 import { faqFor } from './faq.js';
-import { AnalysisCache, MODEL_NAME, ReviewAnalyser, type ReviewAnalysis } from './per-review.js';
+import { AnalysisCache, entityPhrasesOf, MODEL_NAME, ReviewAnalyser, type ReviewAnalysis } from './per-review.js';
 import { TAXONOMY_VERSION } from './taxonomy.js';
 import { monthlyFigures, trendOf } from './temporal.js';
 import { topicsOf } from './topics.js';
@@ -139,7 +139,7 @@ export function buildInsights(business: Business, reviews: readonly Review[], ge
     name: t.name,
     aliases: t.aliases,
     on_roster: true,
-    ...entityStats(`t:${t.name}`, (x) => x.a.entityPhrases.get(`t:${t.name}`) ?? []),
+    ...entityStats(`t:${t.name}`, (x) => entityPhrasesOf(x.a, `t:${t.name}`)),
   }));
   // Names in a technician's role, seen in at least two reviews, not on the roster.
   for (const name of topCounts(all.flatMap((x) => x.a.candidates), 20)) {
@@ -153,10 +153,10 @@ export function buildInsights(business: Business, reviews: readonly Review[], ge
   technicians.sort((x, y) => y.mention_count - x.mention_count || (x.name < y.name ? -1 : 1));
 
   const services = analyser.matchers.services
-    .map((s) => ({ id: s.id, label: s.label, ...entityStats(`s:${s.id}`, (x) => x.a.entityPhrases.get(`s:${s.id}`) ?? []) }))
+    .map((s) => ({ id: s.id, label: s.label, ...entityStats(`s:${s.id}`, (x) => entityPhrasesOf(x.a, `s:${s.id}`)) }))
     .sort((x, y) => y.mention_count - x.mention_count || (x.id < y.id ? -1 : 1));
   const problems = analyser.matchers.problems
-    .map((p) => ({ id: p.id, label: p.label, ...entityStats(`p:${p.id}`, (x) => x.a.entityPhrases.get(`p:${p.id}`) ?? []) }))
+    .map((p) => ({ id: p.id, label: p.label, ...entityStats(`p:${p.id}`, (x) => entityPhrasesOf(x.a, `p:${p.id}`)) }))
     .filter((p) => p.mention_count > 0)
     .sort((x, y) => y.mention_count - x.mention_count || (x.id < y.id ? -1 : 1));
   const serviceAreas = analyser.matchers.areas

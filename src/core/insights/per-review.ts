@@ -10,16 +10,51 @@ import { reviewBigrams, topicStopWords } from './topics.js';
 export const ANALYSER_VERSION = '1.0.0';
 export const MODEL_NAME = `reviewcast-absa ${ANALYSER_VERSION} (lexicon and rules, taxonomy v${TAXONOMY_VERSION}, local)`;
 
+/** This review's best sentence for the pull quote, and how good it is. */
+export interface QuoteCandidate {
+  text: string;
+  score: number;
+}
+
+/**
+ * Kept for every review between revisions (so only changed reviews are analysed again), which
+ * makes its size the insights' memory: only what later passes read is kept, and arrays that are
+ * usually empty are the shared EMPTY.
+ */
 export interface ReviewAnalysis {
   per: PerReview;
-  /** The sentences with at least one aspect: the only ones later passes (pull quote, unlisted technicians) read. */
-  sentences: SentenceAnalysis[];
+  /** Sentences with at least one aspect, kept only when `candidates` is not empty: the unlisted-technician pass reads them. */
+  sentences: readonly SentenceAnalysis[];
   /** Names in a technician's role that are not on the roster. */
-  candidates: string[];
+  candidates: readonly string[];
   /** Judging phrases of the sentences naming each technician, service or problem ("t:Al", "s:ac_repair", "p:leak"). */
-  entityPhrases: Map<string, string[]>;
+  entityPhrases: readonly (readonly [key: string, phrases: readonly string[]])[];
   /** Two-word phrases the review uses, for topics. */
-  bigrams: string[];
+  bigrams: readonly string[];
+  /** Null unless the review may give the pull quote (4+ stars, positive) and has a sentence fit for it. */
+  quote: QuoteCandidate | null;
+}
+
+const EMPTY: readonly never[] = Object.freeze([]);
+
+/** The judging phrases an analysis holds for an entity key. */
+export function entityPhrasesOf(a: ReviewAnalysis, key: string): readonly string[] {
+  return a.entityPhrases.find(([k]) => k === key)?.[1] ?? EMPTY;
+}
+
+/**
+ * The sentence a pull quote may take from a review: 40-220 characters, praising at least one
+ * aspect and faulting none; more aspects praised and a stronger sentence win, the first on ties.
+ */
+function bestQuote(sentences: readonly SentenceAnalysis[]): QuoteCandidate | null {
+  let best: QuoteCandidate | null = null;
+  for (const s of sentences) {
+    if (s.text.length < 40 || s.text.length > 220) continue;
+    if (s.aspects.some((h) => h.polarity === 'negative') || !s.aspects.some((h) => h.polarity === 'positive')) continue;
+    const score = s.aspects.filter((h) => h.polarity === 'positive').length * 2 + Math.min(s.score, 4);
+    if (!best || score > best.score) best = { text: s.text, score };
+  }
+  return best;
 }
 
 /** Compresses an unbounded sum of judgements into -1..1, as VADER's compound score does. */
@@ -34,6 +69,8 @@ export class ReviewAnalyser {
   readonly key: string;
   private readonly known: Set<string>;
   private readonly topicSkip: (w: string) => boolean;
+  /** One string per distinct phrase, key and bigram in kept analyses: reviews repeat them endlessly. */
+  private readonly strings = new Map<string, string>();
 
   constructor(readonly business: Business) {
     this.analyser = new AspectAnalyser(business.custom_aspects ?? []);
@@ -41,6 +78,13 @@ export class ReviewAnalyser {
     this.known = new Set(business.technicians.flatMap((t) => [t.name, ...t.aliases]).map((n) => n.toLowerCase()));
     this.topicSkip = topicStopWords(business);
     this.key = JSON.stringify([ANALYSER_VERSION, business.technicians, business.services, business.service_areas, business.custom_aspects ?? [], business.name]);
+  }
+
+  private intern(s: string): string {
+    const known = this.strings.get(s);
+    if (known !== undefined) return known;
+    this.strings.set(s, s);
+    return s;
   }
 
   analyse(r: Review): ReviewAnalysis {
@@ -64,12 +108,12 @@ export class ReviewAnalyser {
       sentiment: polarityOf(score),
       score,
       basis: fromText ? 'text' : 'rating',
-      aspects: [...byAspect].map(([aspect, e]) => ({ aspect, polarity: polarityOf(e.score), phrases: [...new Set(e.phrases)] })),
+      aspects: [...byAspect].map(([aspect, e]) => ({ aspect, polarity: polarityOf(e.score), phrases: [...new Set(e.phrases)].map((p) => this.intern(p)) })),
       technicians: text ? this.matchers.technicians.filter((t) => t.re.test(text)).map((t) => t.name) : [],
       services: text ? this.matchers.services.filter((s) => s.re.test(text)).map((s) => s.id) : [],
       problems: text ? this.matchers.problems.filter((p) => p.re.test(text)).map((p) => p.id) : [],
     };
-    const entityPhrases = new Map<string, string[]>();
+    const entityPhrases: [string, string[]][] = [];
     const named: [string, RegExp][] = [
       ...this.matchers.technicians.filter((t) => per.technicians.includes(t.name)).map((t): [string, RegExp] => [`t:${t.name}`, t.re]),
       ...this.matchers.services.filter((x) => per.services.includes(x.id)).map((x): [string, RegExp] => [`s:${x.id}`, x.re]),
@@ -77,16 +121,18 @@ export class ReviewAnalyser {
     ];
     for (const [key, re] of named) {
       const phrases: string[] = [];
-      for (const s of sentences) if (re.test(s.text)) for (const h of s.aspects) if (h.polarity !== 'neutral') phrases.push(...h.phrases);
-      entityPhrases.set(key, phrases);
+      for (const s of sentences) if (re.test(s.text)) for (const h of s.aspects) if (h.polarity !== 'neutral') for (const p of h.phrases) phrases.push(this.intern(p));
+      entityPhrases.push([this.intern(key), phrases]);
     }
+    const candidates = text ? candidateTechnicianNames(text, this.business, this.known) : EMPTY;
+    const bigrams = reviewBigrams(sentences, this.topicSkip).map((b) => this.intern(b));
     return {
       per,
-      // Kept for every review between revisions, so only what is read later is kept.
-      sentences: sentences.filter((s) => s.aspects.length > 0),
-      candidates: text ? candidateTechnicianNames(text, this.business, this.known) : [],
-      entityPhrases,
-      bigrams: reviewBigrams(sentences, this.topicSkip),
+      sentences: candidates.length ? sentences.filter((s) => s.aspects.length > 0) : EMPTY,
+      candidates: candidates.length ? candidates : EMPTY,
+      entityPhrases: entityPhrases.length ? entityPhrases : EMPTY,
+      bigrams: bigrams.length ? bigrams : EMPTY,
+      quote: r.rating >= 4 && per.sentiment === 'positive' ? bestQuote(sentences) : null,
     };
   }
 }
@@ -96,7 +142,8 @@ export class ReviewAnalyser {
  * (or all of them, when the business profile changed what is looked for) are analysed again.
  */
 export class AnalysisCache {
-  private entries = new Map<string, { fingerprint: string; analysis: ReviewAnalysis }>();
+  // Rating and text are compared as they are: a joined fingerprint would be a second copy of every text.
+  private entries = new Map<string, { rating: number; text: string | null; analysis: ReviewAnalysis }>();
   private key = '';
   hits = 0;
   misses = 0;
@@ -106,15 +153,14 @@ export class AnalysisCache {
       this.entries = new Map();
       this.key = analyser.key;
     }
-    const fingerprint = `${r.rating}\u0000${r.text ?? ''}`;
     const hit = this.entries.get(r.id);
-    if (hit && hit.fingerprint === fingerprint) {
+    if (hit && hit.rating === r.rating && hit.text === r.text) {
       this.hits++;
       return hit.analysis;
     }
     this.misses++;
     const analysis = analyser.analyse(r);
-    this.entries.set(r.id, { fingerprint, analysis });
+    this.entries.set(r.id, { rating: r.rating, text: r.text, analysis });
     return analysis;
   }
 

@@ -35,17 +35,9 @@ export function summaryOf(f: Figures): string | null {
 
 /** A real sentence from a good review that praises the most aspects without a complaint; newest wins ties. */
 export function pullQuoteOf(all: readonly Analysed[]): Insights['pull_quote'] {
-  let best: { score: number; text: string; x: Analysed } | null = null;
-  for (const x of all) {
-    if (x.review.rating < 4 || x.a.per.sentiment !== 'positive') continue;
-    for (const s of x.a.sentences) {
-      if (s.text.length < 40 || s.text.length > 220) continue;
-      if (s.aspects.some((h) => h.polarity === 'negative') || !s.aspects.some((h) => h.polarity === 'positive')) continue;
-      const score = s.aspects.filter((h) => h.polarity === 'positive').length * 2 + Math.min(s.score, 4);
-      if (!best || score > best.score) best = { score, text: s.text, x };
-    }
-  }
+  let best: Analysed | null = null;
+  for (const x of all) if (x.a.quote && (!best || x.a.quote.score > best.a.quote!.score)) best = x;
   if (!best) return null;
-  const r = best.x.review;
-  return { text: best.text, review_id: r.id, author: r.author, rating: r.rating, date: r.date };
+  const r = best.review;
+  return { text: best.a.quote!.text, review_id: r.id, author: r.author, rating: r.rating, date: r.date };
 }
