@@ -239,6 +239,23 @@ describe('a running server', () => {
       await svc.close();
     }
   });
+  it('hears of another process\'s import from the store, not only by polling', async () => {
+    // Polling is as good as off: only the store's signal (SQLite: a file watch; PostgreSQL: NOTIFY) can bring the change.
+    const svc = await startTestService({ business: BUSINESS, reviews: REVIEWS.slice(0, 2), revisionPollMs: 3_600_000 });
+    try {
+      const file = join(tempDir(), 'more.json');
+      writeFileSync(file, JSON.stringify(REVIEWS));
+      const res = await runCli(['import', file], { DATABASE_URL: svc.database });
+      assert.equal(res.code, 0, res.stderr);
+      const seen = await eventually(async () => {
+        const body = (await (await fetch(`${svc.url}/reviews.json`)).json()) as { reviews: unknown[] };
+        return body.reviews.length === 8;
+      }, 10_000);
+      assert.ok(seen, 'the import was never served');
+    } finally {
+      await svc.close();
+    }
+  });
 });
 
 describe('configuration', () => {

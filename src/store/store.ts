@@ -47,8 +47,9 @@ export interface Store extends HubStore {
   /** Forgets sessions created before `cutoff` (their tokens have expired anyway). */
   pruneMcpSessions(cutoff: number): Promise<number>;
   /**
-   * Calls `onChange` soon after any process commits a new revision, where the database can say
-   * so (PostgreSQL NOTIFY); SQLite has no such signal and relies on polling. Returns an unsubscribe.
+   * Calls `onChange` soon after any process commits a new revision (PostgreSQL: NOTIFY; SQLite: a
+   * watch on the database's files), and possibly at other times too; callers check the revision.
+   * Polling stays the fallback. Returns an unsubscribe.
    */
   subscribe(onChange: () => void): () => void;
   /**

@@ -1,5 +1,5 @@
-import { mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { mkdirSync, watch, type FSWatcher } from 'node:fs';
+import { basename, dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import { prepareImport, type ImportOutcome } from '../../core/import-plan.js';
 import type { Business } from '../../core/schema/business.js';
@@ -9,12 +9,15 @@ import type { ImportRequest, RevisionInfo, Store, StoredData } from '../store.js
 import { sqliteMigrations } from './migrations.js';
 
 const BATCH = 500;
+/** File events come in bursts (a commit writes the WAL several times): one check per burst. */
+const CHANGE_SETTLE_MS = 25;
 
 export class SqliteStore implements Store {
   readonly kind = 'sqlite' as const;
   private readonly db: Database.Database;
   private readonly getMeta: Database.Statement<[string], { value: string }>;
   private readonly setMeta: Database.Statement<[string, string]>;
+  private readonly watchers = new Set<FSWatcher>();
 
   constructor(readonly path: string) {
     if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
@@ -110,8 +113,36 @@ export class SqliteStore implements Store {
     return run.immediate();
   }
 
-  subscribe(_onChange: () => void): () => void {
-    return () => {};
+  /**
+   * SQLite cannot announce a commit, but another process's commit writes the database's files:
+   * a watch on its folder (inotify on Linux) signals soon after, so an import is served without
+   * waiting for the next poll. Our own writes signal too; the check they cause is one cheap read.
+   * Where the folder cannot be watched, polling alone remains.
+   */
+  subscribe(onChange: () => void): () => void {
+    if (this.path === ':memory:') return () => {};
+    const name = basename(this.path);
+    let pending: NodeJS.Timeout | null = null;
+    let watcher: FSWatcher;
+    try {
+      watcher = watch(dirname(this.path), { persistent: false }, (_event, file) => {
+        if (pending || (file !== null && !file.startsWith(name))) return;
+        pending = setTimeout(() => {
+          pending = null;
+          onChange();
+        }, CHANGE_SETTLE_MS).unref();
+      });
+    } catch {
+      return () => {};
+    }
+    const stop = () => {
+      if (pending) clearTimeout(pending);
+      watcher.close();
+      this.watchers.delete(watcher);
+    };
+    watcher.on('error', stop);
+    this.watchers.add(watcher);
+    return stop;
   }
 
   async hitRateLimit(key: string, windowMs: number, now: number): Promise<{ count: number; resetAt: number }> {
@@ -297,6 +328,8 @@ export class SqliteStore implements Store {
   }
 
   async close(): Promise<void> {
+    for (const w of this.watchers) w.close();
+    this.watchers.clear();
     this.db.close();
   }
 }
