@@ -1,5 +1,4 @@
-import { request } from 'undici';
-import { WebSocket } from 'undici';
+import { request, WebSocket } from 'undici';
 
 /** process.memoryUsage() of the inspected process, in MiB. */
 export interface MemoryMiB {
@@ -11,9 +10,9 @@ export interface MemoryMiB {
 }
 
 /**
- * A DevTools-protocol session with a server started with `--inspect`: the soak uses it to force
- * a full garbage collection in the server and read what is still live, which is how a leak is
- * told apart from memory the allocator merely keeps.
+ * A DevTools-protocol session with a server started with `--inspect`: the soak and bench:import
+ * use it to force a full garbage collection in the server and read what is still live, which is
+ * how a leak, or what the data really costs, is told apart from garbage not yet collected.
  */
 export class InspectorSession {
   private nextId = 1;
