@@ -37,9 +37,7 @@ export async function buildApp(operations: readonly Operation[], ctx: ServiceCon
           connectionsCheckingInterval: Math.min(1000, http.headersTimeoutMs),
         },
         (req, res) => {
-          if (gate.admit(req, res)) return;
-          if (fastPath(req, res)) return;
-          handler(req, res);
+          gate.serve(req, res, fastPath, handler);
         },
       );
       return server;

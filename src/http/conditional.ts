@@ -2,6 +2,7 @@ import Negotiator from 'negotiator';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Representation } from '../live/representation.js';
+import type { LimitHeaders } from './gate.js';
 
 const CODINGS = ['br', 'gzip', 'identity'];
 
@@ -63,7 +64,7 @@ export interface PreparedResponse {
  * If-Modified-Since) first, then content-coding negotiation and the caching headers. Each
  * coding has its own strong ETag. Shared by the fastify handlers and the fast path.
  */
-export function prepareResponse(rep: Representation, opts: SendOptions, reqHeaders: IncomingHttpHeaders): PreparedResponse {
+export function prepareResponse(rep: Representation, opts: SendOptions, reqHeaders: IncomingHttpHeaders, limit?: LimitHeaders): PreparedResponse {
   const headers: Record<string, string | number> = {
     'last-modified': rep.lastModifiedHttp,
     vary: 'Accept-Encoding',
@@ -73,6 +74,11 @@ export function prepareResponse(rep: Representation, opts: SendOptions, reqHeade
     'x-content-type-options': 'nosniff',
     ...opts.headers,
   };
+  // Assigned, not spread into the literal above: a leading spread made this object, and every 304, about 40% slower.
+  if (limit) {
+    headers['ratelimit-policy'] = limit['ratelimit-policy'];
+    headers.ratelimit = limit.ratelimit;
+  }
   const coding = pickCoding(reqHeaders['accept-encoding']);
   let body = rep.identity;
   let suffix = '';
@@ -86,7 +92,8 @@ export function prepareResponse(rep: Representation, opts: SendOptions, reqHeade
   headers.etag = `"${rep.etag}${suffix}"`;
   const inm = reqHeaders['if-none-match'];
   const ims = reqHeaders['if-modified-since'];
-  const fresh = inm !== undefined ? ifNoneMatchHits(inm, rep.etag) : ims !== undefined && notModifiedSince(ims, rep.lastModified);
+  // Clients mostly send back the very tag they were given: an exact match skips the parse.
+  const fresh = inm !== undefined ? inm === headers.etag || ifNoneMatchHits(inm, rep.etag) : ims !== undefined && notModifiedSince(ims, rep.lastModified);
   if (fresh) return { status: 304, headers, body: null };
   if (suffix) headers['content-encoding'] = suffix.slice(1);
   headers['content-type'] = rep.contentType;

