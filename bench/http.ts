@@ -2,11 +2,14 @@
  * Serving the datasets against nginx serving the very same bytes, at 1k, 10k and 100k reviews.
  * Our server runs as its own process (bin/reviewcast.js over a fresh SQLite database), nginx
  * from Debian's package with a generated config, and wrk drives both from a third process,
- * alternating runs so both see the same machine. Target: >= 0.9 x nginx throughput.
+ * alternating runs so both see the same machine. Target: >= 0.9 x nginx throughput. A second
+ * baseline, bare node:http answering from memory with the same bytes (bare-node-server.ts),
+ * shows how much of the gap is Node itself and how much is ours.
  * Usage: npm run bench:http [-- seconds [sizes]]   e.g. npm run bench:http -- 3 1000,10000
  */
 import { request } from 'undici';
 import { benchDatabase } from './lib/dataset.js';
+import { startBareNode } from './lib/bare-node.js';
 import { startNginx } from './lib/nginx.js';
 import { startService } from './lib/service.js';
 import { meanLoad, wrk, type LoadResult } from './lib/load.js';
@@ -28,15 +31,16 @@ const rows: Record<string, string | number>[] = [];
 for (const n of sizes) {
   const db = await benchDatabase(n);
   const ours = await startService(db);
-  const files: Record<string, { body: Buffer; gzip: Buffer | null; type: string }> = {};
+  const files: Record<string, { body: Buffer; gzip: Buffer | null; type: string; etag: string }> = {};
   const ourTags = new Map<string, string>();
   for (const path of PATHS) {
     const plain = await fetchVariant(`${ours.url}${path}`, 'identity');
     const gz = await fetchVariant(`${ours.url}${path}`, 'gzip');
-    files[path] = { body: plain.body, gzip: gz.headers['content-encoding'] === 'gzip' ? gz.body : null, type: String(plain.headers['content-type']) };
+    files[path] = { body: plain.body, gzip: gz.headers['content-encoding'] === 'gzip' ? gz.body : null, type: String(plain.headers['content-type']), etag: String(plain.headers.etag) };
     ourTags.set(path, String(plain.headers.etag));
   }
   const nginx = await startNginx(files);
+  const bare = await startBareNode(files);
   for (const path of PATHS) {
     const nginxTag = (await fetch(`${nginx.url}${path}`, { method: 'HEAD', headers: { 'accept-encoding': 'identity' } })).headers.get('etag')!;
     const variants: { name: string; ours: Record<string, string>; base: Record<string, string> }[] = [
@@ -47,12 +51,15 @@ for (const n of sizes) {
     for (const v of variants) {
       const a: LoadResult[] = [];
       const b: LoadResult[] = [];
+      const c: LoadResult[] = [];
       for (let round = 0; round < ROUNDS; round++) {
         a.push(wrk(`${ours.url}${path}`, { seconds, connections: CONNECTIONS, headers: v.ours }));
         b.push(wrk(`${nginx.url}${path}`, { seconds, connections: CONNECTIONS, headers: v.base }));
+        c.push(wrk(`${bare.url}${path}`, { seconds, connections: CONNECTIONS, headers: v.ours }));
       }
       const o = meanLoad(a);
       const g = meanLoad(b);
+      const n0 = meanLoad(c);
       const ratio = o.rps / g.rps;
       rows.push({
         reviews: n,
@@ -62,15 +69,18 @@ for (const n of sizes) {
         'ours req/s': Math.round(o.rps),
         'nginx req/s': Math.round(g.rps),
         ratio: ratio.toFixed(2),
+        'bare node req/s': Math.round(n0.rps),
+        'ours / bare node': (o.rps / n0.rps).toFixed(2),
         'ours p50/p99 ms': `${o.p50ms.toFixed(2)} / ${o.p99ms.toFixed(2)}`,
         'nginx p50/p99 ms': `${g.p50ms.toFixed(2)} / ${g.p99ms.toFixed(2)}`,
-        errors: o.errors + g.errors,
+        errors: o.errors + g.errors + n0.errors,
         'target >= 0.9': ratio >= 0.9 ? 'met' : 'missed',
       });
       console.error(JSON.stringify(rows.at(-1)));
     }
   }
   nginx.stop();
+  bare.stop();
   await ours.stop();
 }
 console.log(`\n${CONNECTIONS} connections, wrk 1 thread, ${ROUNDS} alternating runs of ${seconds}s per target\n`);
