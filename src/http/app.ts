@@ -8,11 +8,9 @@ import type { Logger } from 'pino';
 import { answersInPlainText, errorBody, sendError } from './errors.js';
 import type { HttpConfig } from '../config.js';
 import { buildFastPath } from './fast-path.js';
-import { clientAddress, Gate, MAX_HEADER_BYTES, setRouteLabel } from './gate.js';
+import { clientAddress, Gate, setRouteLabel } from './gate.js';
+import { HUB_BODY_BYTES, MAX_HEADER_BYTES, MCP_BODY_BYTES } from './limits.js';
 import { fastifyUrl, operationHandler, type Operation, type ServiceContext } from './route-table.js';
-
-/** A JSON-RPC message is small; the only endpoint taking a body besides the hub (16 KB) is /mcp. */
-const MCP_BODY_LIMIT = 64 * 1024;
 
 function pathPattern(path: string): RegExp {
   // Braces are left unescaped by the first replace, so each {param} is still plain text for the second.
@@ -47,7 +45,7 @@ export async function buildApp(operations: readonly Operation[], ctx: ServiceCon
     logController: new LogController({ disableRequestLogging: true }),
     // Trailing slashes and duplicate slashes are the same resource.
     routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true },
-    bodyLimit: MCP_BODY_LIMIT,
+    bodyLimit: MCP_BODY_BYTES,
     return503OnClosing: true,
     // Requests the router can not take (a malformed path, a path parameter over 100 characters) get the same error bodies as the rest.
     frameworkErrors: (err, req, reply) => {
@@ -55,7 +53,7 @@ export async function buildApp(operations: readonly Operation[], ctx: ServiceCon
       if (answersInPlainText(req.url)) return plainText(reply, status, err.message);
       return status === 414 ? sendError(reply, 'uri_too_long', err.message) : sendError(reply, 'bad_request', err.message);
     },
-    // What Node refuses before any request exists (headers over 16 KB, a malformed request line): our error body, then close.
+    // What Node refuses before any request exists (headers over the limit, a malformed request line): our error body, then close.
     clientErrorHandler: (err: NodeJS.ErrnoException, socket) => {
       if (!socket.writable) return socket.destroy(err);
       const status = err.code === 'HPE_HEADER_OVERFLOW' ? 431 : err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
@@ -116,7 +114,7 @@ export async function buildApp(operations: readonly Operation[], ctx: ServiceCon
     return sendError(reply, 'internal_error', 'Internal error; it has been logged');
   });
 
-  await app.register(formbody, { bodyLimit: 16 * 1024 });
+  await app.register(formbody, { bodyLimit: HUB_BODY_BYTES });
   await app.register(rateLimit, {
     global: false,
     store: sharedRateLimitStore(ctx.hub.store),

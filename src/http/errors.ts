@@ -1,6 +1,7 @@
 import type { FastifyReply } from 'fastify';
 import { HUB_PATH } from '../core/feeds/topics.js';
 import type { ErrorBody, ValidationIssue } from '../core/schema/error.js';
+import { kb, MAX_HEADER_BYTES, URL_LIMIT_TEXT } from './limits.js';
 
 /**
  * Every error the JSON API can answer with: a stable code, its status and what it means.
@@ -12,8 +13,8 @@ export const ERROR_CATALOGUE = {
   not_found: { status: 404, meaning: 'No such resource.' },
   method_not_allowed: { status: 405, meaning: 'The path exists but not with this method; see the Allow header.' },
   payload_too_large: { status: 413, meaning: 'The request body is larger than the service accepts.' },
-  uri_too_long: { status: 414, meaning: 'The request target (path and query) is longer than 8,192 bytes.' },
-  headers_too_large: { status: 431, meaning: 'The request line and headers together are larger than 16 KB.' },
+  uri_too_long: { status: 414, meaning: `The request target (path and query) is longer than ${URL_LIMIT_TEXT}.` },
+  headers_too_large: { status: 431, meaning: `The request line and headers together are larger than ${kb(MAX_HEADER_BYTES)}.` },
   unsupported_media_type: { status: 415, meaning: 'The request body has a Content-Type this endpoint does not take.' },
   too_many_requests: { status: 429, meaning: 'Rate limit or subscription cap reached; retry later (see Retry-After).' },
   internal_error: { status: 500, meaning: 'Something failed inside the service; it is logged, nothing is leaked.' },

@@ -3,11 +3,7 @@ import type { HttpConfig } from '../config.js';
 import type { Metrics } from '../metrics/metrics.js';
 import type { ErrorBody } from '../core/schema/error.js';
 import { answersInPlainText, errorBody } from './errors.js';
-
-/** Longer request targets are refused with 414 before any routing. */
-export const MAX_URL_BYTES = 8192;
-/** The request line and headers together (Node answers 431 beyond it). */
-export const MAX_HEADER_BYTES = 16_384;
+import { MAX_URL_BYTES } from './limits.js';
 
 const WINDOW_MS = 60_000;
 

@@ -1,4 +1,5 @@
 import { HUB_PATH } from '../core/feeds/topics.js';
+import { HUB_BODY_BYTES, kb, MAX_HEADER_BYTES, MCP_BODY_BYTES, URL_LIMIT_TEXT } from './limits.js';
 import { z } from 'zod';
 import { jsonSchemaOf } from '../core/schema/json-schema.js';
 import type { Operation, ResponseDoc } from './route-table.js';
@@ -85,11 +86,11 @@ const textContent = { 'text/plain': { schema: { type: 'string' } } };
 
 const COMMON_RESPONSES: Json = {
   TooManyRequests: { description: 'More requests from this client in a minute than RATE_LIMIT_PER_MINUTE allows (per replica)', headers: RATE_LIMIT_HEADERS, content: errorContent },
-  UriTooLong: { description: 'The request target is longer than 8,192 bytes', content: errorContent },
-  UriTooLongText: { description: 'The request target is longer than 8,192 bytes', content: textContent },
-  HeadersTooLarge: { description: 'The request line and headers are larger than 16 KB (answered before routing, so always JSON)', content: errorContent },
-  PayloadTooLarge: { description: 'The body is larger than this endpoint takes (64 KB for /mcp)', content: errorContent },
-  PayloadTooLargeText: { description: 'The body is larger than 16 KB', content: textContent },
+  UriTooLong: { description: `The request target is longer than ${URL_LIMIT_TEXT}`, content: errorContent },
+  UriTooLongText: { description: `The request target is longer than ${URL_LIMIT_TEXT}`, content: textContent },
+  HeadersTooLarge: { description: `The request line and headers are larger than ${kb(MAX_HEADER_BYTES)} (answered before routing, so always JSON)`, content: errorContent },
+  PayloadTooLarge: { description: `The body is larger than this endpoint takes (${kb(MCP_BODY_BYTES)} for /mcp)`, content: errorContent },
+  PayloadTooLargeText: { description: `The body is larger than ${kb(HUB_BODY_BYTES)}`, content: textContent },
 };
 
 const EXAMPLES: Record<string, unknown> = {

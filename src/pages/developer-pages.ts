@@ -8,6 +8,7 @@ import { toolList } from '../mcp/mcp-server.js';
 import { Html, html, jsonScript } from './html.js';
 import { layout } from './layout.js';
 import type { HttpConfig } from '../config.js';
+import { HUB_BODY_BYTES, kb, MAX_HEADER_BYTES, MCP_BODY_BYTES, URL_LIMIT_TEXT } from '../http/limits.js';
 
 interface Ctx {
   baseUrl: string;
@@ -62,7 +63,7 @@ export function renderDevelopersPage(ctx: Ctx): Html {
 ${endpoints.map(([what, route, cmd]) => html`<h3>${what} <code>${route}</code></h3>${code(cmd)}`)}
 <p>Invalid parameters get <code>400</code> with <code>{ "error": "validation_error", "message", "issues": [{ "parameter", "code", "message" }] }</code>.</p>
 <h3 id="limits">Limits</h3>
-<p>Each client may send ${ctx.limits.rateLimitPerMinute.toLocaleString('en')} requests a minute over all endpoints; every answer says where it stands in <code>RateLimit: limit=…, remaining=…, reset=…</code> and <code>RateLimit-Policy</code>, and beyond it the answer is <code>429</code> with <code>Retry-After</code> (seconds). Request targets over 8,192 bytes get <code>414</code>, headers over 16 KB <code>431</code>, bodies over 64 KB (<code>/mcp</code>) or 16 KB (the hub) <code>413</code>; each with the same error body (<code>error</code>, <code>message</code>). A client must send its headers within ${seconds(ctx.limits.headersTimeoutMs)} and its request within ${seconds(ctx.limits.requestTimeoutMs)}.</p>
+<p>Each client may send ${ctx.limits.rateLimitPerMinute.toLocaleString('en')} requests a minute over all endpoints; every answer says where it stands in <code>RateLimit: limit=…, remaining=…, reset=…</code> and <code>RateLimit-Policy</code>, and beyond it the answer is <code>429</code> with <code>Retry-After</code> (seconds). Request targets over ${URL_LIMIT_TEXT} get <code>414</code>, headers over ${kb(MAX_HEADER_BYTES)} <code>431</code>, bodies over ${kb(MCP_BODY_BYTES)} (<code>/mcp</code>) or ${kb(HUB_BODY_BYTES)} (the hub) <code>413</code>; each with the same error body (<code>error</code>, <code>message</code>). A client must send its headers within ${seconds(ctx.limits.headersTimeoutMs)} and its request within ${seconds(ctx.limits.requestTimeoutMs)}.</p>
 </section>
 <section class="card" aria-labelledby="data-model"><h2 id="data-model">Data model</h2>
 <h3>Review</h3>${fieldTable(ReviewSchema, 'Review fields')}
