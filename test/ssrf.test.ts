@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import type { LookupAddress } from 'node:dns';
 import { after, before, describe, it } from 'node:test';
-import type { Resolver } from '../src/websub/address-guard.js';
+import { guardedLookup, type Resolver } from '../src/websub/address-guard.js';
 import { BUSINESS, REVIEWS } from './fixtures/data.js';
 import { eventually, recordingLogger, startTestService } from './helpers.js';
 import { CallbackServer, hubPost, makeTestCa, type TestCa } from './websub-helpers.js';
@@ -88,6 +88,17 @@ function addPublicAddress(): boolean {
     return /File exists/.test(String((err as { stderr?: Buffer }).stderr));
   }
 }
+
+describe('the guarded lookup', () => {
+  it('passes a failed resolution on as its DNS error, whatever address family is asked for', async () => {
+    const fails: Resolver = (hostname, done) => done(Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' }));
+    const lookup = guardedLookup(fails);
+    for (const family of [0, 4, 6]) {
+      const err = await new Promise<NodeJS.ErrnoException | null>((resolve) => lookup('gone.test', { family }, (e) => resolve(e)));
+      assert.equal(err?.code, 'ENOTFOUND', `family ${family}`);
+    }
+  });
+});
 
 describe('hub SSRF: a public callback that turns private', { skip: addPublicAddress() ? false : `needs root to add ${PUBLIC_IP} to lo` }, () => {
   let outside: CallbackServer;

@@ -32,7 +32,7 @@ type LookupCallback = (err: NodeJS.ErrnoException | null, address: string | Look
 type LookupFunction = (hostname: string, options: { all?: boolean; family?: number }, callback: LookupCallback) => void;
 
 /** How a host name becomes addresses: the system resolver, or one a test supplies. */
-export type Resolver = (hostname: string, done: (err: NodeJS.ErrnoException | null, addresses: LookupAddress[]) => void) => void;
+export type Resolver = (hostname: string, done: (err: NodeJS.ErrnoException | null, addresses?: LookupAddress[]) => void) => void;
 
 const systemResolver: Resolver = (hostname, done) => dnsLookup(hostname, { all: true }, done);
 
@@ -43,8 +43,10 @@ const systemResolver: Resolver = (hostname, done) => dnsLookup(hostname, { all: 
  */
 export function guardedLookup(resolve: Resolver = systemResolver): LookupFunction {
   return (hostname, options, callback) => resolve(hostname, (err, all) => {
-    const addresses = options.family ? all.filter((a) => a.family === options.family) : all;
+    // Checked before the list is read: a failed dns.lookup passes no list at all.
     if (err) return callback(err, []);
+    const found = all ?? [];
+    const addresses = options.family ? found.filter((a) => a.family === options.family) : found;
     const bad = addresses.find((a) => !addressAllowed(a.address));
     if (bad) return callback(new CallbackAddressError(hostname, bad.address), []);
     if (options.all) return callback(null, addresses);
