@@ -3,7 +3,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { freePort } from './service.js';
+import { freePort, waitUntilServing } from './service.js';
 
 const SERVER = fileURLToPath(new URL('./bare-node-server.ts', import.meta.url));
 
@@ -21,10 +21,6 @@ export async function startBareNode(files: Record<string, { body: Buffer; gzip: 
   const child = spawn(process.execPath, ['--import', 'tsx', SERVER, join(dir, 'manifest.json'), String(port)], { stdio: 'inherit' });
   process.once('exit', () => child.kill());
   const url = `http://127.0.0.1:${port}`;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`bare node server exited with ${child.exitCode}`);
-    if (await fetch(`${url}${Object.keys(files)[0]}`).then(async (r) => (await r.arrayBuffer(), r.ok), () => false)) break;
-    await new Promise((r) => setTimeout(r, 50));
-  }
+  await waitUntilServing(`${url}${Object.keys(files)[0]}`, child);
   return { url, stop: () => void child.kill() };
 }

@@ -2,7 +2,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { chmodSync, mkdirSync, readFileSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { freePort } from './service.js';
+import { freePort, waitUntilServing } from './service.js';
 
 export interface Nginx {
   url: string;
@@ -57,14 +57,11 @@ ${locations}
   );
   const child = spawn(NGINX, ['-p', dir, '-c', join(dir, 'nginx.conf')], { stdio: 'inherit' });
   const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 10_000;
-  for (;;) {
-    if (child.exitCode !== null || Date.now() > deadline) {
-      child.kill();
-      throw new Error(`nginx did not start:\n${readFileSync(join(dir, 'error.log'), 'utf8')}`);
-    }
-    if (await fetch(`${url}${Object.keys(files)[0]}`).then(async (r) => (await r.arrayBuffer(), r.ok), () => false)) break;
-    await new Promise((r) => setTimeout(r, 50));
+  try {
+    await waitUntilServing(`${url}${Object.keys(files)[0]}`, child, 10_000);
+  } catch (err) {
+    child.kill();
+    throw new Error(`nginx did not start (${(err as Error).message}):\n${readFileSync(join(dir, 'error.log'), 'utf8')}`);
   }
   return { url, stop: () => void child.kill('SIGQUIT') };
 }

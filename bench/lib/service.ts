@@ -13,6 +13,17 @@ export async function freePort(): Promise<number> {
   return port;
 }
 
+/** Polls `url` until it answers 2xx; throws if `child` exits first, or once `timeoutMs` has passed. */
+export async function waitUntilServing(url: string, child: ChildProcess, timeoutMs = Infinity): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`exited with ${child.exitCode} before answering ${url}`);
+    if (Date.now() > deadline) throw new Error(`no answer from ${url} within ${timeoutMs} ms`);
+    if (await fetch(url).then(async (r) => (await r.arrayBuffer(), r.ok), () => false)) return;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
 export interface Service {
   url: string;
   pid: number;
@@ -52,12 +63,7 @@ export async function startService(databaseUrl: string, env: Record<string, stri
   // A benchmark that throws must not leave its server running.
   process.once('exit', () => child.kill());
   const url = `http://127.0.0.1:${port}`;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
-    const ok = await fetch(`${url}/insights.json`).then(async (r) => (await r.arrayBuffer(), r.ok), () => false);
-    if (ok) break;
-    await new Promise((r) => setTimeout(r, 50));
-  }
+  await waitUntilServing(`${url}/insights.json`, child);
   const startupMs = performance.now() - t0;
   // Background work after startup (the hub's first pass) can block the loop; wait until it answers promptly.
   for (;;) {
