@@ -157,14 +157,18 @@ export interface ServeProcess {
   exited: Promise<number | NodeJS.Signals>;
 }
 
+/** A port nothing listens on right now (the OS picks it; released before returning). */
+export async function freePort(): Promise<number> {
+  const probe = createNetServer();
+  await new Promise<void>((r) => probe.listen(0, '127.0.0.1', r));
+  const { port } = probe.address() as { port: number };
+  await new Promise((r) => probe.close(r));
+  return port;
+}
+
 /** `reviewcast serve` in its own process (from source, through tsx), ready to answer; on `port` (a restart) or a free one. */
 export async function startServeProcess(database: string, env: Record<string, string> = {}, port?: number): Promise<ServeProcess> {
-  if (port === undefined) {
-    const probe = createNetServer();
-    await new Promise<void>((r) => probe.listen(0, '127.0.0.1', r));
-    port = (probe.address() as { port: number }).port;
-    await new Promise((r) => probe.close(r));
-  }
+  port ??= await freePort();
   const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'src/cli/main.ts'), 'serve'], {
     cwd: ROOT,
     env: { ...process.env, DATABASE_URL: database, PORT: String(port), HOST: '127.0.0.1', BASE_URL: `http://127.0.0.1:${port}`, LOG_LEVEL: 'info', ...env },

@@ -6,21 +6,11 @@ import assert from 'node:assert/strict';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { createServer, type Server } from 'node:https';
-import { createServer as createNetServer } from 'node:net';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { REVIEWS, BUSINESS } from './fixtures/data.js';
-import { ROOT, TEST_STORE, eventually, freshDatabase, runCli, tempDir } from './helpers.js';
+import { ROOT, TEST_STORE, eventually, freePort, freshDatabase, runCli, tempDir } from './helpers.js';
 import { makeTestCa, type TestCa } from './websub-helpers.js';
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = createNetServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 interface Replica {
   port: number;
