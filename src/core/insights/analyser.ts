@@ -1,7 +1,9 @@
 import { DOMAIN_LEXICON, GENERAL_LEXICON, INTENSIFIERS, NEGATORS, type LexEntry } from './lexicon.js';
 import { PhraseMatcher } from './matcher.js';
+import { AspectModel } from './model.js';
 import { BUILTIN_ASPECTS, CONDUCT_ASPECT, STAFF_ASPECT, type AspectDef } from './taxonomy.js';
-import { splitClauses, splitSentences, tokenize } from './text.js';
+import { featuresOf, type Pairs } from './features.js';
+import { readablePhrase, splitClauses, splitSentences, tokenize } from './text.js';
 
 export type Polarity = 'positive' | 'neutral' | 'negative';
 
@@ -23,6 +25,8 @@ export interface SentenceAnalysis {
 const NEGATION_FACTOR = -0.75;
 const NEGATION_WINDOW = 3;
 const EPSILON = 0.05;
+/** A lexicon score this strong is a clear verdict (one plain judging word). */
+const LEXICON_CLEAR = 1;
 
 interface Item {
   value: number;
@@ -34,22 +38,74 @@ interface Item {
 interface ClauseResult {
   score: number;
   aspects: Map<string, { score: number; polar: boolean; mixed: boolean; phrases: string[] }>;
+  /** The lexicon patterns matched. */
+  patterns: string[];
+  tokens: string[];
+}
+
+/** What the model reads of a sentence, and (worked out only when asked) of each of its clauses. */
+class SentenceView {
+  constructor(
+    readonly text: string,
+    readonly features: string[],
+    private readonly texts: readonly string[],
+    private readonly results: readonly ClauseResult[],
+    private readonly pairs: Pairs | null,
+  ) {}
+
+  clauses(): { text: string; features: string[] }[] {
+    if (this.results.length === 1) return [{ text: this.text, features: this.features }];
+    return this.results.map((c, i) => ({ text: this.texts[i]!, features: lexiconFeatures(featuresOf(this.texts[i]!, c.tokens, false, this.pairs), c.patterns, c.aspects, c.score) }));
+  }
+}
+
+/** The lexicon's reading as model features: each pattern matched, each aspect judged and how (in the model's labels), the overall lean. */
+function lexiconFeatures(out: string[], patterns: readonly string[], aspects: ReadonlyMap<string, { score: number }>, score: number): string[] {
+  for (const p of patterns) out.push(`P:${p}`);
+  for (const [aspect, a] of aspects) {
+    const label = TO_MODEL[aspect] ?? aspect;
+    out.push(`R:${label}`, `R:${label}:${polarityOf(a.score)}`);
+  }
+  if (Math.abs(score) > EPSILON) out.push(score > 0 ? 'R:+' : 'R:-');
+  return out;
+}
+
+/** The phrases that read as phrases, made readable (readablePhrase). */
+function readable(phrases: readonly string[], tokens: readonly string[]): string[] {
+  const out: string[] = [];
+  for (const p of phrases) {
+    const r = readablePhrase(p, tokens);
+    if (r !== null) out.push(r);
+  }
+  return out;
 }
 
 export function polarityOf(score: number): Polarity {
   return score > EPSILON ? 'positive' : score < -EPSILON ? 'negative' : 'neutral';
 }
 
+/** The trained model's aspect labels (the blind corpus's scheme) as taxonomy ids. */
+const FROM_MODEL: Record<string, string> = { quality: 'quality_of_work', knowledge: 'technical_knowledge' };
+const TO_MODEL: Record<string, string> = { quality_of_work: 'quality', technical_knowledge: 'knowledge', customer_service: 'professionalism' };
+/** Words naming the people who answer the phone: conduct there is customer service, not the technician's. */
+const STAFF_WORDS = /\b(office|receptionist|dispatcher|dispatch|front desk|customer service|on the phone|manager|staff|scheduler|secretary|call cent(?:er|re))\b/i;
+
+export const MODEL = AspectModel.fromFile();
+export const MODEL_METHOD = MODEL.method;
+
 /**
- * Sentence-level aspect-based sentiment from phrase lexicons with negation, contrast and
- * intensifiers. Deterministic and local: the same text always gives the same result.
+ * Sentence-level aspect-based sentiment. The built-in aspects come from the trained model
+ * (model.ts); operator-added aspects, and the phrases quoted for every aspect, from phrase
+ * lexicons with negation, contrast and intensifiers. Deterministic and local.
  */
 export class AspectAnalyser {
   private readonly matcher: PhraseMatcher;
+  private readonly custom: ReadonlySet<string>;
   readonly aspects: readonly AspectDef[];
 
   constructor(extraAspects: readonly AspectDef[] = []) {
     this.aspects = [...BUILTIN_ASPECTS, ...extraAspects.filter((a) => !BUILTIN_ASPECTS.some((b) => b.id === a.id))];
+    this.custom = new Set(this.aspects.filter((a) => !BUILTIN_ASPECTS.includes(a)).map((a) => a.id));
     const cues: LexEntry[] = this.aspects.flatMap((a) => a.cues.map((c): LexEntry => [c.toLowerCase(), 0, a.id]));
     const extraPolar = this.aspects.flatMap((a) => [
       ...(a.positive ?? []).map((p): LexEntry => [p.toLowerCase(), 1.5, a.id]),
@@ -115,16 +171,18 @@ export class AspectAnalyser {
     if ([...aspects.values()].some((a) => a.polar)) {
       for (const [id, a] of aspects) if (!a.polar) aspects.delete(id);
     }
-    return { score: items.reduce((s, i) => s + i.value, 0), aspects };
+    return { score: items.reduce((s, i) => s + i.value, 0), aspects, patterns: matches.map((m) => m.pattern.text), tokens };
   }
 
-  /** One sentence; `rating` only breaks ties between equally strong praise and complaint. */
-  sentence(text: string, rating?: number): SentenceAnalysis {
+  /** The lexicon's reading of a sentence (per aspect its score and the phrases that carried it) and the model's view of it. */
+  /** `pairs`: build only the word pairs the model knows (inference); null builds them all (training). */
+  private read(text: string, rating: number | undefined, pairs: Pairs | null) {
+    const texts = splitClauses(text);
+    const results = texts.map((t) => this.clause(t));
     const merged = new Map<string, { score: number; mixed: boolean; phrases: string[] }>();
     let score = 0;
     let previous: string[] = [];
-    for (const clauseText of splitClauses(text)) {
-      const c = this.clause(clauseText);
+    for (const c of results) {
       score += c.score;
       if (c.aspects.size === 0 && previous.length > 0 && Math.abs(c.score) > EPSILON) {
         // "Pricey, but worth it": a judgement with no aspect of its own answers the clause before.
@@ -138,13 +196,65 @@ export class AspectAnalyser {
       }
       if (c.aspects.size > 0) previous = [...c.aspects.keys()];
     }
-    const aspects: AspectHit[] = [];
+    const aspects = new Map<string, { score: number; phrases: string[] }>();
     for (const [aspect, a] of merged) {
       let s = a.score;
       if (Math.abs(s) <= EPSILON && a.mixed && rating !== undefined) s = rating >= 4 ? 0.1 : rating <= 2 ? -0.1 : 0;
-      aspects.push({ aspect, polarity: polarityOf(s), score: s, phrases: a.phrases });
+      aspects.set(aspect, { score: s, phrases: a.phrases });
     }
-    return { text, score, aspects };
+    // Each clause is tokenised once; the sentence's words are its clauses' words.
+    const tokens = results.length === 1 ? results[0]!.tokens : results.flatMap((c) => c.tokens);
+    const features = lexiconFeatures(featuresOf(text, tokens, results.length > 1, pairs), results.flatMap((c) => c.patterns), aspects, score);
+    return { score, aspects, view: new SentenceView(text, features, texts, results, pairs), tokens };
+  }
+
+  /** The model's view of a text with every feature, for training (inference leaves out pairs the model has no weight for: the same sums). */
+  view(text: string): SentenceView {
+    return this.read(text, undefined, null).view;
+  }
+
+  /**
+   * One sentence: the model says which built-in aspects it judges and how; the lexicon supplies
+   * operator-added aspects and the words quoted (only those that agree with the verdict and
+   * read as a phrase). `rating` only breaks ties in the lexicon's reading.
+   */
+  sentence(text: string, rating?: number): SentenceAnalysis {
+    return this.judge(text, rating).analysis;
+  }
+
+  private judge(text: string, rating?: number): { analysis: SentenceAnalysis; review: Float64Array } {
+    const rules = this.read(text, rating, MODEL.pairs);
+    const aspects: AspectHit[] = [];
+    const read = MODEL.sentence(rules.view);
+    for (const hit of read.hits) {
+      const aspect = hit.label === CONDUCT_ASPECT && STAFF_WORDS.test(hit.clause) ? STAFF_ASPECT : (FROM_MODEL[hit.label] ?? hit.label);
+      const lex = rules.aspects.get(aspect) ?? (aspect === STAFF_ASPECT ? rules.aspects.get(CONDUCT_ASPECT) : undefined);
+      let polarity = hit.polarity;
+      let score = polarity === 'neutral' ? 0 : hit.score;
+      // The model hedges to neutral where its words are few; a clear lexicon verdict on the same aspect decides then.
+      if (polarity === 'neutral' && lex !== undefined && Math.abs(lex.score) >= LEXICON_CLEAR) {
+        polarity = polarityOf(lex.score);
+        score = Math.sign(lex.score) * 0.5;
+      }
+      const phrases = lex !== undefined && polarityOf(lex.score) === polarity ? readable(lex.phrases, rules.tokens) : [];
+      aspects.push({ aspect, polarity, score, phrases });
+    }
+    for (const [aspect, a] of rules.aspects) {
+      if (this.custom.has(aspect)) aspects.push({ aspect, polarity: polarityOf(a.score), score: a.score, phrases: readable(a.phrases, rules.tokens) });
+    }
+    return { analysis: { text, score: rules.score, aspects }, review: read.review };
+  }
+
+  /** Every sentence of a review text, and the review's overall polarity from its words and stars. */
+  review(text: string, rating: number): { sentences: SentenceAnalysis[]; overall: { polarity: Polarity; score: number } } {
+    const sentences: SentenceAnalysis[] = [];
+    const logits: Float64Array[] = [];
+    for (const s of splitSentences(text)) {
+      const j = this.judge(s, rating);
+      sentences.push(j.analysis);
+      logits.push(j.review);
+    }
+    return { sentences, overall: MODEL.reviewPolarity(logits, rating) };
   }
 
   /** Every sentence of a review text. */

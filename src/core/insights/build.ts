@@ -1,63 +1,30 @@
+/** Builds the insights document from a business and its reviews. */
 import type { Business } from '../schema/business.js';
 import type { AspectEntry, Insights, PerReview } from '../schema/insights.js';
 import type { Review } from '../schema/review.js';
 import { wholeWordMatcher } from '../text-match.js';
 import { faqFor } from './faq.js';
-import { AnalysisCache, entityPhrasesOf, MODEL_NAME, ReviewAnalyser, type ReviewAnalysis } from './per-review.js';
+import { AnalysisCache, entityPhrasesOf, MODEL_NAME, ReviewAnalyser } from './per-review.js';
+import { sentimentCounts, topCounts, type Analysed, type AspectIndex, type Figures } from './figures.js';
 import { TAXONOMY_VERSION } from './taxonomy.js';
 import { monthlyFigures, trendOf } from './temporal.js';
-import { topicsOf } from './topics.js';
+import { topicsOf } from './recurring-themes.js';
+import { meanRating } from '../reviews.js';
 import { pct, round2 } from './numbers.js';
 import { pullQuoteOf, summaryOf } from './summary.js';
 
 const EXAMPLES = 5;
-
-export interface Analysed {
-  review: Review;
-  a: ReviewAnalysis;
-}
-
-/** Most frequent strings, ties alphabetical: deterministic. */
-export function topCounts(values: Iterable<string>, n: number): string[] {
-  const counts = new Map<string, number>();
-  for (const v of values) counts.set(v, (counts.get(v) ?? 0) + 1);
-  return [...counts].sort((x, y) => y[1] - x[1] || (x[0] < y[0] ? -1 : 1)).slice(0, n).map(([v]) => v);
-}
-
-function sentimentCounts(items: readonly Analysed[]) {
-  let positive = 0;
-  let neutral = 0;
-  let negative = 0;
-  let sum = 0;
-  for (const { a } of items) {
-    sum += a.per.score;
-    if (a.per.sentiment === 'positive') positive++;
-    else if (a.per.sentiment === 'negative') negative++;
-    else neutral++;
-  }
-  return { score: items.length ? round2(sum / items.length) : 0, positive, neutral, negative };
-}
-
-function averageRating(items: readonly Analysed[]): number | null {
-  return items.length ? round2(items.reduce((s, i) => s + i.review.rating, 0) / items.length) : null;
-}
 
 /** Stats of the reviews naming an entity, with the judging phrases of the sentences that name it. */
 function statsOf(items: readonly Analysed[], phrasesOf: (x: Analysed) => readonly string[]) {
   const phrases = items.flatMap(phrasesOf);
   return {
     mention_count: items.length,
-    average_rating: averageRating(items),
+    average_rating: meanRating(items.map((i) => i.review.rating)),
     sentiment: sentimentCounts(items),
     top_phrases: topCounts(phrases, 5),
     example_review_ids: items.slice(0, EXAMPLES).map((i) => i.review.id),
   };
-}
-
-/** Per aspect, in one pass over the reviews: ids by polarity (newest first) and the phrases that judged it. */
-export interface AspectIndex {
-  ids: Record<'positive' | 'neutral' | 'negative', string[]>;
-  phrases: Record<'positive' | 'negative', string[]>;
 }
 
 function indexAspects(all: readonly Analysed[]): Map<string, AspectIndex> {
@@ -171,7 +138,7 @@ export function buildInsights(business: Business, reviews: readonly Review[], ge
   const perReview: Record<string, PerReview> = {};
   for (const { review, a } of all) perReview[review.id] = a.per;
   const dates = reviews.map((r) => r.date).sort();
-  const figures = { business, all, aspects, aspectIndex, technicians, services, trend, overall };
+  const figures: Figures = { business, all, aspects, aspectIndex, technicians, services, trend, overall, averageRating: meanRating(reviews.map((r) => r.rating)) };
 
   return {
     version: TAXONOMY_VERSION,
@@ -196,13 +163,3 @@ export function buildInsights(business: Business, reviews: readonly Review[], ge
   };
 }
 
-export type Figures = {
-  business: Business;
-  all: readonly Analysed[];
-  aspects: AspectEntry[];
-  aspectIndex: ReadonlyMap<string, AspectIndex>;
-  technicians: Insights['entities']['technicians'];
-  services: Insights['entities']['services'];
-  trend: Insights['temporal']['trend'];
-  overall: ReturnType<typeof sentimentCounts>;
-};

@@ -1,8 +1,9 @@
+/** Entities named in reviews: technicians, services, problems and service areas, and how to match them. */
 import type { Business } from '../schema/business.js';
 import { wholeWordMatcher } from '../text-match.js';
 
 /** What customers call about. Fixed list, matched as whole words in the review text. */
-export const PROBLEMS: readonly { id: string; label: string; phrases: string[] }[] = [
+const PROBLEMS: readonly { id: string; label: string; phrases: string[] }[] = [
   { id: 'no_heat', label: 'No heat', phrases: ['no heat', 'not heating', 'stopped heating', 'freezing', 'heat went out', 'furnace stopped', 'furnace died'] },
   { id: 'no_cooling', label: 'No cooling', phrases: ['not cooling', 'stopped cooling', 'blowing warm', 'stopped blowing cold', 'not blowing cold', 'no ac', 'no a/c', 'ac died', 'ac went out'] },
   { id: 'no_hot_water', label: 'No hot water', phrases: ['no hot water', 'cold showers', 'water heater died', 'water heater went out'] },

@@ -1,5 +1,6 @@
+/** The insights FAQ: questions a customer asks, answered from the figures alone. */
 import type { AspectEntry, Insights } from '../schema/insights.js';
-import { topCounts, type Figures } from './build.js';
+import { topCounts, type Figures } from './figures.js';
 import { pct } from './numbers.js';
 
 type Faq = Insights['faq'][number];

@@ -1,5 +1,5 @@
 /** Rounding used throughout the insights document: ratings and scores to 2 decimals, percentages to 1. */
-export const round1 = (n: number): number => Math.round(n * 10) / 10;
+const round1 = (n: number): number => Math.round(n * 10) / 10;
 export const round2 = (n: number): number => Math.round(n * 100) / 100;
 
 /** `part` as a percentage of `whole`, one decimal; 0 when there is nothing to divide. */

@@ -1,14 +1,20 @@
 import type { Business } from '../schema/business.js';
-import type { PerReview } from '../schema/insights.js';
+import type { AspectEvidence, PerReview } from '../schema/insights.js';
 import type { Review } from '../schema/review.js';
-import { AspectAnalyser, polarityOf, type SentenceAnalysis } from './analyser.js';
+import { AspectAnalyser, MODEL_METHOD, polarityOf, type Polarity, type SentenceAnalysis } from './analyser.js';
+import measured from './measured.json' with { type: 'json' };
 import { candidateTechnicianNames, entityMatchers, type EntityMatchers } from './entities.js';
 import { TAXONOMY_VERSION } from './taxonomy.js';
-import { reviewBigrams, topicStopWords } from './topics.js';
+import { reviewBigrams, topicStopWords } from './themes.js';
 
-/** Bumped whenever the analysis of a given text can change (lexicon, rules). */
-export const ANALYSER_VERSION = '1.0.0';
-export const MODEL_NAME = `reviewcast-absa ${ANALYSER_VERSION} (lexicon and rules, taxonomy v${TAXONOMY_VERSION}, local)`;
+/** Bumped whenever the analysis of a given text can change (model, lexicon, rules). */
+export const ANALYSER_VERSION = '2.0.0';
+
+/** Figures `npm run eval:insights -- --record` last measured on the blind dev set, or null where it was absent. */
+const dev = (measured as { dev: { aspect_f1: number; polarity_accuracy: number; review_polarity: number } | null }).dev;
+export const MODEL_NAME = `reviewcast-absa ${ANALYSER_VERSION}: ${MODEL_METHOD}; taxonomy v${TAXONOMY_VERSION}; local and deterministic. ${
+  dev ? `On a blind-labelled dev set: aspect F1 ${dev.aspect_f1}, aspect polarity accuracy ${dev.polarity_accuracy}, review polarity accuracy ${dev.review_polarity}.` : 'Not measured on the blind dev set.'
+}`;
 
 /** This review's best sentence for the pull quote, and how good it is. */
 export interface QuoteCandidate {
@@ -57,11 +63,6 @@ function bestQuote(sentences: readonly SentenceAnalysis[]): QuoteCandidate | nul
   return best;
 }
 
-/** Compresses an unbounded sum of judgements into -1..1, as VADER's compound score does. */
-function normalise(sum: number): number {
-  return Math.round((sum / Math.sqrt(sum * sum + 4)) * 1000) / 1000;
-}
-
 /** Analysis of single reviews for one business profile; `key` changes when the profile changes what is found. */
 export class ReviewAnalyser {
   readonly analyser: AspectAnalyser;
@@ -89,26 +90,29 @@ export class ReviewAnalyser {
 
   analyse(r: Review): ReviewAnalysis {
     const text = r.text ?? '';
-    const sentences = text ? this.analyser.text(text, r.rating) : [];
-    const byAspect = new Map<string, { score: number; phrases: string[] }>();
-    let sum = 0;
+    const read = text ? this.analyser.review(text, r.rating) : null;
+    const sentences = read?.sentences ?? [];
+    const byAspect = new Map<string, { score: number; polarity: Polarity; phrases: string[] }>();
     for (const s of sentences) {
-      sum += s.score;
       for (const a of s.aspects) {
-        const e = byAspect.get(a.aspect) ?? { score: 0, phrases: [] };
-        e.score += a.score;
-        e.phrases.push(...a.phrases);
-        byAspect.set(a.aspect, e);
+        const e = byAspect.get(a.aspect);
+        if (!e) byAspect.set(a.aspect, { score: a.score, polarity: a.polarity, phrases: [...a.phrases] });
+        else {
+          // Sentences that agree keep their verdict; sentences that disagree are weighed.
+          e.score += a.score;
+          if (e.polarity !== a.polarity) e.polarity = polarityOf(e.score);
+          e.phrases.push(...a.phrases);
+        }
       }
     }
-    const fromText = Math.abs(sum) > 0.05;
-    // Stars decide only when the words do not: a rating-only review, or text with no judgement in it.
-    const score = fromText ? normalise(sum) : (r.rating - 3) / 2;
+    // The whole text and the stars together, as a reader weighs them; stars alone when there are no words.
+    const overall = read && read.sentences.length > 0 ? read.overall : null;
+    const score = overall ? overall.score : (r.rating - 3) / 2;
     const per: PerReview = {
-      sentiment: polarityOf(score),
+      sentiment: overall ? overall.polarity : polarityOf(score),
       score,
-      basis: fromText ? 'text' : 'rating',
-      aspects: [...byAspect].map(([aspect, e]) => ({ aspect, polarity: polarityOf(e.score), phrases: [...new Set(e.phrases)].map((p) => this.intern(p)) })),
+      basis: overall ? 'text' : 'rating',
+      aspects: [...byAspect].map(([aspect, e]) => ({ aspect, polarity: e.polarity, phrases: [...new Set(e.phrases)].map((p) => this.intern(p)) })),
       technicians: text ? this.matchers.technicians.filter((t) => t.re.test(text)).map((t) => t.name) : [],
       services: text ? this.matchers.services.filter((s) => s.re.test(text)).map((s) => s.id) : [],
       problems: text ? this.matchers.problems.filter((p) => p.re.test(text)).map((p) => p.id) : [],
@@ -168,4 +172,15 @@ export class AnalysisCache {
   retain(ids: ReadonlySet<string>): void {
     for (const id of this.entries.keys()) if (!ids.has(id)) this.entries.delete(id);
   }
+}
+
+/**
+ * The sentences behind a review's aspect judgements, worked out again on demand (the analysis is
+ * deterministic, so this is what the insights document counted) rather than kept for every review.
+ */
+export function evidenceOf(analyser: ReviewAnalyser, r: Review): AspectEvidence[] {
+  if (!r.text) return [];
+  return analyser.analyser
+    .review(r.text, r.rating)
+    .sentences.flatMap((s) => s.aspects.map((a) => ({ sentence: s.text, aspect: a.aspect, polarity: a.polarity })));
 }

@@ -1,14 +1,13 @@
+/** The insights summary and pull quote, templated from the figures. */
 import type { Insights } from '../schema/insights.js';
-import type { Analysed, Figures } from './build.js';
+import type { Analysed, Figures } from './figures.js';
 import { phrasesFor } from './faq.js';
-
-import { round2 } from './numbers.js';
 
 /** Templated from the figures alone, good news and bad: nothing in it is invented. */
 export function summaryOf(f: Figures): string | null {
   const n = f.all.length;
   if (n === 0) return null;
-  const avg = round2(f.all.reduce((s, x) => s + x.review.rating, 0) / n);
+  const avg = f.averageRating;
   const five = f.all.filter((x) => x.review.rating === 5).length;
   const low = f.all.filter((x) => x.review.rating <= 2).length;
   const parts = [

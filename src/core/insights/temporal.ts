@@ -1,7 +1,7 @@
+/** Monthly figures and the rating trend of the insights document. */
 import type { Insights } from '../schema/insights.js';
-import type { Analysed } from './build.js';
-
-import { round2 } from './numbers.js';
+import { meanRating } from '../reviews.js';
+import { sentimentCounts, type Analysed } from './figures.js';
 
 export function monthlyFigures(all: readonly Analysed[]): Insights['temporal']['monthly'] {
   const months = new Map<string, Analysed[]>();
@@ -16,16 +16,16 @@ export function monthlyFigures(all: readonly Analysed[]): Insights['temporal']['
     return {
       month,
       review_count: items.length,
-      average_rating: round2(items.reduce((s, x) => s + x.review.rating, 0) / items.length),
-      sentiment_score: round2(items.reduce((s, x) => s + x.a.per.score, 0) / items.length),
+      average_rating: meanRating(items.map((x) => x.review.rating))!,
+      sentiment_score: sentimentCounts(items).score,
     };
   });
 }
 
-export const TREND_WINDOW_DAYS = 90;
-export const TREND_MIN_REVIEWS = 5;
-export const TREND_THRESHOLD = 0.25;
-export const TREND_RULE = `Mean star rating of the ${TREND_WINDOW_DAYS} days up to the newest review against the ${TREND_WINDOW_DAYS} days before: improving if it rose by ${TREND_THRESHOLD} stars or more, declining if it fell by as much, otherwise stable; insufficient_data when either window has fewer than ${TREND_MIN_REVIEWS} reviews.`;
+const TREND_WINDOW_DAYS = 90;
+const TREND_MIN_REVIEWS = 5;
+const TREND_THRESHOLD = 0.25;
+const TREND_RULE = `Mean star rating of the ${TREND_WINDOW_DAYS} days up to the newest review against the ${TREND_WINDOW_DAYS} days before: improving if it rose by ${TREND_THRESHOLD} stars or more, declining if it fell by as much, otherwise stable; insufficient_data when either window has fewer than ${TREND_MIN_REVIEWS} reviews.`;
 
 /** Windows count back from the newest review, not from today, so the result depends on the data alone. */
 export function trendOf(all: readonly Analysed[]): Insights['temporal']['trend'] {
@@ -39,9 +39,8 @@ export function trendOf(all: readonly Analysed[]): Insights['temporal']['trend']
     if (age < TREND_WINDOW_DAYS) recent.push(review.rating);
     else if (age < 2 * TREND_WINDOW_DAYS) previous.push(review.rating);
   }
-  const mean = (xs: number[]) => (xs.length ? round2(xs.reduce((s, x) => s + x, 0) / xs.length) : null);
-  const r = mean(recent);
-  const p = mean(previous);
+  const r = meanRating(recent);
+  const p = meanRating(previous);
   let direction: Insights['temporal']['trend']['direction'] = 'insufficient_data';
   if (r !== null && p !== null && recent.length >= TREND_MIN_REVIEWS && previous.length >= TREND_MIN_REVIEWS) {
     direction = r - p >= TREND_THRESHOLD ? 'improving' : p - r >= TREND_THRESHOLD ? 'declining' : 'stable';

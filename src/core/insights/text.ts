@@ -21,3 +21,59 @@ export function splitClauses(sentence: string): string[] {
 export function tokenize(clause: string): string[] {
   return clause.toLowerCase().match(/[\p{L}\p{N}$]+(?:['-][\p{L}\p{N}]+)*/gu) ?? [];
 }
+
+/** Words a quoted phrase may not end on: it would stop mid-phrase ("ignored my", "found the"). */
+export const FUNCTION_WORDS = new Set(
+  `a an the this that these those my our your his her their its me us him them it i we you he she they and or but nor so if than then to of at by for with from as into onto about what which who whom whose when where how why is was were be been being am are do does did has have had will would can could shall should may might must not no never very too just`.split(' '),
+);
+const NEGATING = new Set(['not', 'never', 'no']);
+const DETERMINERS = new Set(['a', 'an', 'the', 'this', 'that', 'my', 'our', 'your', 'his', 'her', 'their', 'its']);
+/** Word endings of English adjectives ("real", "whole", "entire", "new", "old" ...), enough to tell "the real problem" from "the leak". */
+const ADJECTIVE = /(?:al|ous|ful|ive|ic|ible|able|less|est|ent|ant|ary|ire|ole|new|old|big|bad|same|other|main|actual|first|last|exact|right|wrong)$/;
+const AUXILIARY = new Set(['did', 'does', 'do', 'was', 'is', 'were', 'are', 'would', 'could', 'will', 'has', 'have', 'had', 'can']);
+const MAX_GAP = 3;
+const MAX_EXTEND = 3;
+
+/**
+ * A lexicon match as words people can read: the run of the sentence it covers (gaps filled in),
+ * with its negation and auxiliary ("did not explain", not "not explain"), carried on past a
+ * trailing function word to the next content word ("ignored my calls"). Null when no readable
+ * phrase can be made.
+ */
+export function readablePhrase(phrase: string, tokens: readonly string[]): string | null {
+  let words = phrase.split(' ');
+  const negated = words[0] === 'not' && words.length > 1;
+  if (negated) words = words.slice(1);
+  for (let start = 0; start < tokens.length; start++) {
+    if (tokens[start] !== words[0]) continue;
+    let end = start + 1;
+    let ok = true;
+    for (const w of words.slice(1)) {
+      let j = end;
+      while (j < tokens.length && j - end <= MAX_GAP && tokens[j] !== w) j++;
+      if (j >= tokens.length || tokens[j] !== w || j - end > MAX_GAP) {
+        ok = false;
+        break;
+      }
+      end = j + 1;
+    }
+    if (!ok || end - start > words.length + MAX_GAP) continue;
+    let from = start;
+    if (negated) {
+      let j = start - 1;
+      while (j >= Math.max(0, start - MAX_GAP) && !NEGATING.has(tokens[j]!) && !tokens[j]!.endsWith("n't")) j--;
+      if (j < Math.max(0, start - MAX_GAP)) continue;
+      from = j > 0 && NEGATING.has(tokens[j]!) && AUXILIARY.has(tokens[j - 1]!) ? j - 1 : j;
+    }
+    let extended = 0;
+    while (FUNCTION_WORDS.has(tokens[end - 1]!) && extended < MAX_EXTEND && end < tokens.length) {
+      end++;
+      extended++;
+    }
+    if (FUNCTION_WORDS.has(tokens[end - 1]!)) return null;
+    // "found the real" stops inside the noun phrase: an adjective after the determiner takes its noun.
+    if (extended > 0 && DETERMINERS.has(tokens[end - 2]!) && end < tokens.length && !FUNCTION_WORDS.has(tokens[end]!) && ADJECTIVE.test(tokens[end - 1]!)) end++;
+    return tokens.slice(from, end).join(' ');
+  }
+  return null;
+}

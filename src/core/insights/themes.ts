@@ -1,7 +1,5 @@
+/** What can make a review theme: the stop words for a business, and the two-word phrases of one review. */
 import type { Business } from '../schema/business.js';
-import type { Insights } from '../schema/insights.js';
-import type { Analysed } from './build.js';
-import { round2 } from './numbers.js';
 import { tokenize } from './text.js';
 
 const STOP = new Set(
@@ -27,35 +25,4 @@ export function reviewBigrams(sentences: readonly { text: string }[], skip: (w: 
     for (let i = 0; i + 1 < toks.length; i++) if (!skip(toks[i]!) && !skip(toks[i + 1]!)) seen.add(`${toks[i]} ${toks[i + 1]}`);
   }
   return [...seen];
-}
-
-/** Recurring two-word phrases (by how many reviews use them), the themes customers come back to. */
-export function topicsOf(all: readonly Analysed[], max = 12, minReviews = 3): Insights['topics'] {
-  const byPhrase = new Map<string, Analysed[]>();
-  for (const x of all) {
-    for (const p of x.a.bigrams) {
-      const list = byPhrase.get(p);
-      if (list) list.push(x);
-      else byPhrase.set(p, [x]);
-    }
-  }
-  return [...byPhrase]
-    .filter(([, xs]) => xs.length >= minReviews)
-    .sort((a, b) => b[1].length - a[1].length || (a[0] < b[0] ? -1 : 1))
-    .slice(0, max)
-    .map(([label, xs]) => {
-      const positive = xs.filter((x) => x.a.per.sentiment === 'positive').length;
-      const negative = xs.filter((x) => x.a.per.sentiment === 'negative').length;
-      return {
-        label,
-        review_count: xs.length,
-        sentiment: {
-          score: round2(xs.reduce((s, x) => s + x.a.per.score, 0) / xs.length),
-          positive,
-          neutral: xs.length - positive - negative,
-          negative,
-        },
-        example_review_ids: xs.slice(0, 5).map((x) => x.review.id),
-      };
-    });
 }

@@ -1,0 +1,203 @@
+/**
+ * The trained aspect model (model.json, made by `npm run train:insights` from the blind-written
+ * corpus in eval/): which aspects a sentence judges, how, and a review's overall polarity.
+ */
+import json from './model.json' with { type: 'json' };
+import type { Pairs } from './features.js';
+import type { LinearJson } from './linear.js';
+
+export type ModelPolarity = 'positive' | 'negative' | 'neutral';
+
+/** The three trained parts, as training makes them. */
+export interface ModelParts {
+  method: string;
+  trained_on: { files: string[]; rows: number };
+  threshold: number;
+  /** One logistic output per aspect label. */
+  detect: LinearJson;
+  /**
+   * Softmax over polarities, packed: per feature the shared weights for each polarity, then
+   * for each aspect label its own weights for each polarity (labels: "label|polarity").
+   */
+  polarity: LinearJson;
+  /** Softmax over polarities for a whole review: its sentences' features and its stars. */
+  review: LinearJson;
+}
+
+/**
+ * model.json: the parts side by side, one row per feature (detection, polarity, review weights),
+ * as 16-bit integers times `scale`, base64; features newline-separated. A few strings rather
+ * than tens of thousands of arrays: the parsed file stays in memory as long as the module does.
+ */
+export interface ModelFile {
+  method: string;
+  trained_on: { files: string[]; rows: number };
+  threshold: number;
+  labels: string[];
+  features: string;
+  scale: number;
+  weights: string;
+}
+
+/** What the model reads of one sentence (SentenceView in analyser.ts). */
+export interface View {
+  features: string[];
+  clauses: () => { text: string; features: string[] }[];
+}
+
+export interface ModelHit {
+  /** The corpus's aspect id (quality, knowledge, ...). */
+  label: string;
+  polarity: ModelPolarity;
+  /** Signed strength: P(positive) - P(negative) in the clause judged. */
+  score: number;
+  /** The clause of the sentence the judgement rests on. */
+  clause: string;
+}
+
+export const POLARITIES: readonly ModelPolarity[] = ['positive', 'negative', 'neutral'];
+
+/** The most likely polarity of three logits (positive, negative, neutral), and P(positive) - P(negative). */
+function verdict3(pos: number, neg: number, neu: number): { polarity: ModelPolarity; score: number } {
+  const m = Math.max(pos, neg, neu);
+  const ep = Math.exp(pos - m);
+  const en = Math.exp(neg - m);
+  const sum = ep + en + Math.exp(neu - m);
+  const polarity = pos >= neg && pos >= neu ? 'positive' : neg >= neu ? 'negative' : 'neutral';
+  return { polarity, score: Math.round(((ep - en) / sum) * 1000) / 1000 };
+}
+
+/** Weights of the three parts side by side, so one lookup per feature serves them all. */
+const D = 0;
+
+export class AspectModel {
+  readonly method: string;
+  readonly threshold: number;
+  /** The threshold as a logit: no exp per aspect and sentence. */
+  private readonly cut: number;
+  readonly labels: readonly string[];
+  /** feature -> row in `weights`; a row is detection (A), polarity (3 + 3A), review (3). Little-endian 16-bit rows in the file. */
+  private readonly rows = new Map<string, number>();
+  private readonly weights: Float32Array;
+  /** The word pairs the model has weights for (features.ts builds only these at inference). */
+  readonly pairs: Pairs;
+  private readonly width: number;
+  private readonly P: number;
+  private readonly R: number;
+
+  private constructor(method: string, threshold: number, labels: readonly string[], features: readonly string[], weights: Float32Array) {
+    this.method = method;
+    this.threshold = threshold;
+    this.cut = Math.log(threshold / (1 - threshold));
+    this.labels = labels;
+    const A = labels.length;
+    this.P = A;
+    this.R = A + 3 * (A + 1);
+    this.width = this.R + 3;
+    features.forEach((f, i) => this.rows.set(f, i));
+    this.weights = weights;
+    const pairs = new Map<string, Map<string, string>>();
+    for (const f of features) {
+      const space = f.indexOf(' ');
+      // Word pairs are "a b"; lexicon patterns ("P:on time") are not pairs.
+      if (space < 1 || f.indexOf(' ', space + 1) >= 0 || f.startsWith('P:')) continue;
+      const first = f.slice(0, space);
+      let seconds = pairs.get(first);
+      if (!seconds) pairs.set(first, (seconds = new Map()));
+      seconds.set(f.slice(space + 1), f);
+    }
+    this.pairs = pairs;
+  }
+
+  /** Row width for a number of aspect labels. */
+  static width(labels: number): number {
+    return labels + 3 * (labels + 1) + 3;
+  }
+
+  /** From the trained parts (training, before the file is written). */
+  static fromParts(m: ModelParts): AspectModel {
+    const features: string[] = [];
+    const index = new Map<string, number>();
+    for (const part of [m.detect, m.polarity, m.review]) for (const f of Object.keys(part.weights)) if (!index.has(f)) index.set(f, features.push(f) - 1);
+    const A = m.detect.labels.length;
+    const width = AspectModel.width(A);
+    const weights = new Float32Array(features.length * width);
+    for (const [part, at] of [[m.detect, 0], [m.polarity, A], [m.review, A + 3 * (A + 1)]] as const) {
+      for (const [f, w] of Object.entries(part.weights)) weights.set(w, index.get(f)! * width + at);
+    }
+    return new AspectModel(m.method, m.threshold, m.detect.labels, features, weights);
+  }
+
+  /** From model.json. */
+  static fromFile(m: ModelFile = json as ModelFile): AspectModel {
+    const bytes = Uint8Array.from(atob(m.weights), (c) => c.charCodeAt(0));
+    const ints = new Int16Array(bytes.buffer, 0, bytes.length / 2);
+    return new AspectModel(m.method, m.threshold, m.labels, m.features.split('\n'), Float32Array.from(ints, (x) => x * m.scale));
+  }
+
+  /** The file form of this model: 16-bit weights scaled to the largest. */
+  toFile(trainedOn: ModelFile['trained_on']): ModelFile {
+    const features = [...this.rows.keys()];
+    const max = this.weights.reduce((m, w) => Math.max(m, Math.abs(w)), 0) || 1;
+    const scale = max / 32767;
+    const ints = Int16Array.from(this.weights, (w) => Math.round(w / scale));
+    let binary = '';
+    const bytes = new Uint8Array(ints.buffer);
+    for (let i = 0; i < bytes.length; i++) binary += String.fromCharCode(bytes[i]!);
+    return { method: this.method, trained_on: trainedOn, threshold: this.threshold, labels: [...this.labels], features: features.join('\n'), scale, weights: btoa(binary) };
+  }
+
+  /** Summed weight rows of the features: detection logits, polarity logits, review logits. */
+  private sum(features: readonly string[]): Float64Array {
+    const z = new Float64Array(this.width);
+    const W = this.weights;
+    for (const f of features) {
+      const row = this.rows.get(f);
+      if (row === undefined) continue;
+      const at = row * this.width;
+      for (let i = 0; i < z.length; i++) z[i]! += W[at + i]!;
+    }
+    return z;
+  }
+
+  /** The clause that speaks most of aspect `k`, with its summed weights: its polarity is read there. */
+  private clauseFor(clauses: readonly { text: string; z: Float64Array }[], k: number): { text: string; z: Float64Array } {
+    let best = clauses[0]!;
+    for (const c of clauses) if (c.z[D + k]! > best.z[D + k]!) best = c;
+    return best;
+  }
+
+  /** The clause training reads an aspect's polarity on (the same choice as inference). */
+  clauseText(view: View, k: number): { text: string; features: string[] } {
+    const clauses = view.clauses();
+    const scored = clauses.map((c) => ({ text: c.text, z: this.sum(c.features) }));
+    const best = this.clauseFor(scored, k);
+    return clauses[scored.indexOf(best)]!;
+  }
+
+  private polarityAt(z: Float64Array, k: number): { polarity: ModelPolarity; score: number } {
+    const at = this.P + 3 * (k + 1);
+    return verdict3(z[this.P]! + z[at]!, z[this.P + 1]! + z[at + 1]!, z[this.P + 2]! + z[at + 2]!);
+  }
+
+  /** The aspects one sentence judges, and its share of the review's overall logits. */
+  sentence(view: View): { hits: ModelHit[]; review: Float64Array } {
+    const z = this.sum(view.features);
+    const hits: ModelHit[] = [];
+    let clauses: { text: string; z: Float64Array }[] | null = null;
+    for (let k = 0; k < this.labels.length; k++) {
+      if (z[D + k]! < this.cut) continue;
+      clauses ??= view.clauses().map((c) => ({ text: c.text, z: c.features === view.features ? z : this.sum(c.features) }));
+      const clause = this.clauseFor(clauses, k);
+      hits.push({ label: this.labels[k]!, ...this.polarityAt(clause.z, k), clause: clause.text });
+    }
+    return { hits, review: z.subarray(this.R, this.R + 3) };
+  }
+
+  /** A review's overall polarity from its sentences' summed review logits and its stars: positive, negative, or neutral (mixed or neither). */
+  reviewPolarity(sentences: readonly Float64Array[], stars: number): { polarity: ModelPolarity; score: number } {
+    const z = [...this.sum([`stars:${stars}`]).subarray(this.R, this.R + 3)];
+    for (const s of sentences) for (let i = 0; i < 3; i++) z[i]! += s[i]!;
+    return verdict3(z[0]!, z[1]!, z[2]!);
+  }
+}
