@@ -1,6 +1,6 @@
 /** Durable hub state: what the WebSub hub keeps in the store so a restart loses nothing. Times are epoch ms. */
 
-export type HubMode = 'subscribe' | 'unsubscribe';
+type HubMode = 'subscribe' | 'unsubscribe';
 
 export interface Subscription {
   callback: string;
@@ -59,10 +59,12 @@ export interface HubStore {
   announceTopic(topic: string, etag: string, revision: number, now: number): Promise<number>;
   claimDeliveries(now: number, claimMs: number, limit: number): Promise<DeliveryJob[]>;
   deliverySucceeded(job: DeliveryJob, now: number): Promise<void>;
-  /** Gives a claimed delivery back without counting an attempt (this replica cannot send the announced body yet). */
-  releaseDelivery(job: DeliveryJob, dueAt: number): Promise<void>;
-  /** Counts a failed attempt: retries after the next delay, or removes the subscription after `maxFailures` (or at once when gone). */
-  deliveryFailed(job: DeliveryJob, now: number, opts: { gone: boolean; maxFailures: number; retryDelaysMs: readonly number[] }): Promise<'retry' | 'removed'>;
+  /** Sets when a claimed delivery is next due (a retry, or a job this replica cannot send yet). */
+  rescheduleDelivery(job: DeliveryJob, dueAt: number): Promise<void>;
+  /** Counts a failed attempt against the job's subscription; returns its consecutive failures, or null when it no longer exists. */
+  recordDeliveryFailure(job: DeliveryJob): Promise<number | null>;
+  /** Deletes a subscription and any delivery queued for it. */
+  removeSubscription(callback: string, topic: string): Promise<void>;
   /** Deletes subscriptions whose lease has run out; returns how many. */
   removeExpired(now: number): Promise<number>;
 }

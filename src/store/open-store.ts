@@ -1,13 +1,14 @@
+/** Opens the store a database location names: SQLite for a file path, PostgreSQL for a postgres:// URL. */
 import type { StoreLocation } from '../config.js';
-import { PostgresStore } from './postgres/postgres-store.js';
-import { SqliteStore } from './sqlite/sqlite-store.js';
+import { openPostgresStore } from './postgres/postgres-store.js';
+import { openSqliteStore } from './sqlite/sqlite-store.js';
 import type { Store } from './store.js';
 
 export async function openStore(location: StoreLocation): Promise<Store> {
   switch (location.kind) {
     case 'sqlite':
-      return new SqliteStore(location.path);
+      return openSqliteStore(location.path);
     case 'postgres':
-      return PostgresStore.open(location.url);
+      return openPostgresStore(location.url);
   }
 }

@@ -1,3 +1,4 @@
+/** What the service keeps, one interface per concern; each backend (sqlite/, postgres/) implements each in its own file. */
 import type { Business } from '../core/schema/business.js';
 import type { Review } from '../core/schema/review.js';
 import type { HubStore } from './hub-store.js';
@@ -27,14 +28,23 @@ export interface ImportRequest {
   onProgress?: (done: number, total: number) => void;
 }
 
-
-export interface Store extends HubStore {
-  readonly kind: 'sqlite' | 'postgres';
+/** Reviews, the business profile and the revision they are at. */
+export interface ReviewStore {
   getRevision(): Promise<RevisionInfo>;
   /** A consistent read of everything at one revision. */
   load(): Promise<StoredData>;
   /** Merge by id, atomically: all of it or none of it. The revision moves only if something changed. */
   importReviews(req: ImportRequest): Promise<ImportOutcome>;
+  /**
+   * Calls `onChange` soon after any process commits a new revision (PostgreSQL: NOTIFY; SQLite: a
+   * watch on the database's files), and possibly at other times too; callers check the revision.
+   * Polling stays the fallback. Returns an unsubscribe.
+   */
+  subscribe(onChange: () => void): () => void;
+}
+
+/** MCP sessions, so that every replica sees idleness and DELETE. */
+export interface McpSessionStore {
   /** Records a new MCP session. */
   createMcpSession(id: string, now: number): Promise<void>;
   /**
@@ -46,20 +56,25 @@ export interface Store extends HubStore {
   endMcpSession(id: string, now: number): Promise<boolean>;
   /** Forgets sessions created before `cutoff` (their tokens have expired anyway). */
   pruneMcpSessions(cutoff: number): Promise<number>;
+}
+
+/** Request counters shared by every process on the database. */
+export interface RateLimitStore {
   /**
-   * Calls `onChange` soon after any process commits a new revision (PostgreSQL: NOTIFY; SQLite: a
-   * watch on the database's files), and possibly at other times too; callers check the revision.
-   * Polling stays the fallback. Returns an unsubscribe.
-   */
-  subscribe(onChange: () => void): () => void;
-  /**
-   * Counts one request against `key` in a fixed window of `windowMs`, shared by every process on
-   * the database. Returns the count so far in the current window and when that window ends.
+   * Counts one request against `key` in a fixed window of `windowMs`. Returns the count so far in
+   * the current window and when that window ends.
    */
   hitRateLimit(key: string, windowMs: number, now: number): Promise<{ count: number; resetAt: number }>;
   /** Forgets counters whose window started before `cutoff`. */
   pruneRateLimits(cutoff: number): Promise<number>;
+}
+
+export interface SettingsStore {
   /** A value kept in the store's key-value table (e.g. signing keys), created once atomically if absent. */
   getOrCreateSetting(key: string, create: () => string): Promise<string>;
+}
+
+/** One open database: every concern over it, and how to close it. */
+export interface Store extends ReviewStore, HubStore, McpSessionStore, RateLimitStore, SettingsStore {
   close(): Promise<void>;
 }

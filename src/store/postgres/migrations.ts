@@ -55,4 +55,8 @@ export const postgresMigrations: readonly string[] = [
    );`,
   `ALTER TABLE hub_topics ADD COLUMN revision INTEGER NOT NULL DEFAULT 0;`,
   `CREATE TABLE rate_limits (key TEXT PRIMARY KEY, window_start BIGINT NOT NULL, count INTEGER NOT NULL);`,
+  // Reviews gain source_id (the id in the system they came from); stored ones had none. Appended
+  // last, as canonicalReview writes it; the revision moves (when there are reviews) because their JSON changed.
+  `UPDATE reviews SET json = substr(json, 1, length(json) - 1) || ',"source_id":null}';
+   UPDATE meta SET value = (value::bigint + 1)::text WHERE key = 'revision' AND EXISTS (SELECT 1 FROM reviews);`,
 ];

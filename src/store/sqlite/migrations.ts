@@ -59,4 +59,8 @@ export const sqliteMigrations: readonly string[] = [
   `ALTER TABLE hub_topics ADD COLUMN revision INTEGER NOT NULL DEFAULT 0;`,
   // Fixed-window request counters shared by every process on the database (hub rate limit).
   `CREATE TABLE rate_limits (key TEXT PRIMARY KEY, window_start INTEGER NOT NULL, count INTEGER NOT NULL) WITHOUT ROWID;`,
+  // Reviews gain source_id (the id in the system they came from); stored ones had none. Appended
+  // last, as canonicalReview writes it; the revision moves (when there are reviews) because their JSON changed.
+  `UPDATE reviews SET json = substr(json, 1, length(json) - 1) || ',"source_id":null}';
+   UPDATE meta SET value = CAST(CAST(value AS INTEGER) + 1 AS TEXT) WHERE key = 'revision' AND EXISTS (SELECT 1 FROM reviews);`,
 ];

@@ -1,5 +1,6 @@
+/** Everything served for one revision: data, search index and pre-built bodies. */
 import { PLACEHOLDER_BUSINESS, reviewsDataset } from '../core/dataset.js';
-import { aggregateRating } from '../core/reviews.js';
+import { aggregateRating, publishReview } from '../core/reviews.js';
 import { buildReviewIndex, type ReviewIndex } from '../core/search.js';
 import type { AggregateRating } from '../core/schema/dataset.js';
 import type { Business } from '../core/schema/business.js';
@@ -12,10 +13,10 @@ import { renderJsonFeed } from '../core/feeds/jsonfeed.js';
 import { buildInsights } from '../core/insights/build.js';
 import { AnalysisCache } from '../core/insights/per-review.js';
 import type { Insights } from '../core/schema/insights.js';
-import type { TopicPath } from '../core/feeds/topics.js';
+import type { TopicPath } from '../core/feeds/websub-topics.js';
 
 /** JSON is UTF-8 by definition (RFC 8259), so no charset parameter: hub deliveries repeat this type byte for byte. */
-export const JSON_TYPE = 'application/json';
+const JSON_TYPE = 'application/json';
 
 /**
  * Everything served for one revision: the data, the search index and the pre-rendered,
@@ -27,22 +28,26 @@ export class Snapshot {
   readonly index: ReviewIndex;
   readonly aggregate: AggregateRating;
   readonly lastModified: Date;
-  readonly reviewsJson: Representation;
   /** Bodies computed on demand (searches, since-queries), keyed by canonical request. */
   private readonly derived = new Lru<string, Representation>(512);
   private insightsDoc: Insights | null = null;
+  /** /reviews.json, the largest body, kept apart from the LRU so searches and pages never evict it. Built on first use: its review urls need BASE_URL. */
+  private reviewsDoc: Representation | null = null;
 
-  /** `analysisCache` carries per-review analyses from the previous snapshot, so only changed reviews are analysed again. */
+  /**
+   * `feedTag`: the installation's tagging entity for feed entry ids (see taggingEntity).
+   * `analysisCache` carries per-review analyses from the previous snapshot, so only changed reviews are analysed again.
+   */
   constructor(
     data: StoredData,
+    readonly feedTag: string,
     private readonly analysisCache = new AnalysisCache(),
   ) {
     this.revision = data.revision;
     this.business = data.business ?? PLACEHOLDER_BUSINESS;
-    this.index = buildReviewIndex(this.business, data.reviews);
+    this.index = buildReviewIndex(this.business, data.reviews, `${data.revision.revision}@${data.revision.updated_at}`);
     this.aggregate = aggregateRating(this.index.reviews);
     this.lastModified = new Date(data.revision.updated_at);
-    this.reviewsJson = this.json(reviewsDataset(this.business, this.index.reviews));
   }
 
   /** The insights document, built on first use and kept for this revision. */
@@ -65,12 +70,13 @@ export class Snapshot {
   topic(path: TopicPath, baseUrl: string): Representation {
     switch (path) {
       case '/reviews.json':
-        return this.reviewsJson;
+        this.reviewsDoc ??= this.json(reviewsDataset(this.business, this.index.reviews.map((r) => publishReview(r, baseUrl))));
+        return this.reviewsDoc;
       case '/api/feed.json':
-        return this.memo('topic:/api/feed.json', () => this.json(renderJsonFeed(this.business, this.index.reviews, baseUrl)));
+        return this.memo('topic:/api/feed.json', () => this.json(renderJsonFeed(this.business, this.index.reviews, baseUrl, this.feedTag)));
       case '/feed.xml':
         return this.memo('topic:/feed.xml', () =>
-          buildRepresentation(renderAtom(this.business, this.index.reviews, baseUrl, this.lastModified.toISOString()), ATOM_CONTENT_TYPE, this.lastModified),
+          buildRepresentation(renderAtom(this.business, this.index.reviews, baseUrl, this.feedTag, this.lastModified.toISOString()), ATOM_CONTENT_TYPE, this.lastModified),
         );
     }
   }

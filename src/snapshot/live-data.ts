@@ -1,7 +1,8 @@
+/** The current snapshot, rebuilt when the store's revision moves. */
 import { EventEmitter } from 'node:events';
 import type { Logger } from 'pino';
 import { AnalysisCache } from '../core/insights/per-review.js';
-import type { Store } from '../store/store.js';
+import type { ReviewStore } from '../store/store.js';
 import { Snapshot } from './snapshot.js';
 
 export interface LiveDataEvents {
@@ -23,19 +24,21 @@ export class LiveData extends EventEmitter<LiveDataEvents> {
   private readonly analysisCache: AnalysisCache;
 
   private constructor(
-    private readonly store: Store,
+    private readonly store: ReviewStore,
     private readonly logger: Logger,
     first: Snapshot,
     cache: AnalysisCache,
+    private readonly feedTag: string,
   ) {
     super();
     this.snapshot = first;
     this.analysisCache = cache;
   }
 
-  static async open(store: Store, logger: Logger): Promise<LiveData> {
+  /** `feedTag`: the installation's tagging entity for feed entry ids, kept in the store's settings. */
+  static async open(store: ReviewStore, logger: Logger, feedTag: string): Promise<LiveData> {
     const cache = new AnalysisCache();
-    return new LiveData(store, logger, new Snapshot(await store.load(), cache), cache);
+    return new LiveData(store, logger, new Snapshot(await store.load(), feedTag, cache), cache, feedTag);
   }
 
   current(): Snapshot {
@@ -75,7 +78,7 @@ export class LiveData extends EventEmitter<LiveDataEvents> {
     const rev = await this.store.getRevision();
     if (rev.revision === this.snapshot.revision.revision) return false;
     const started = performance.now();
-    const next = new Snapshot(await this.store.load(), this.analysisCache);
+    const next = new Snapshot(await this.store.load(), this.feedTag, this.analysisCache);
     const previous = this.snapshot;
     this.snapshot = next;
     this.logger.info(

@@ -1,11 +1,13 @@
+/** What a route entry (Operation) is, and the service context its handler gets. */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { sendRepresentation, type Served } from './conditional.js';
 import type { z } from 'zod';
-import type { LiveData } from '../live/live-data.js';
+import type { LiveData } from '../snapshot/live-data.js';
 import type { Hub } from '../websub/hub.js';
 import type { HttpConfig, McpConfig } from '../config.js';
 import type { McpSessions } from '../mcp/sessions.js';
 import type { Metrics } from '../metrics/metrics.js';
+import type { RateLimitStore } from '../store/store.js';
 
 export interface ServiceContext {
   live: LiveData;
@@ -15,6 +17,8 @@ export interface ServiceContext {
   mcp: { sessions: McpSessions; config: McpConfig; version: string };
   metrics: Metrics;
   http: HttpConfig;
+  /** The counters behind the hub's per-client limit, shared by every replica. */
+  rateLimits: RateLimitStore;
 }
 
 export interface ResponseDoc {
@@ -23,6 +27,8 @@ export interface ResponseDoc {
   schema?: z.ZodType;
   contentType?: string;
   example?: unknown;
+  /** The router may give this status first, with the JSON Error body (a path that is not valid percent-encoding). */
+  routerError?: boolean;
   headers?: Record<string, { description: string; schema: Record<string, unknown> }>;
 }
 
@@ -45,6 +51,8 @@ interface OperationDoc {
   topic?: boolean;
   /** Per-client rate limit (hub requests). */
   rateLimited?: boolean;
+  /** Errors are answered in plain text, including those raised before the handler (the hub, WebSub §5.1.2); JSON otherwise. */
+  plainTextErrors?: boolean;
   /** A page or asset for people, left out of the OpenAPI document. */
   hidden?: boolean;
   /** The handler gets the body as an unparsed string, whatever its Content-Type (MCP parses and answers JSON-RPC itself). */
@@ -68,6 +76,12 @@ export function operationHandler(op: Operation): Handler {
     const served = document(ctx);
     return sendRepresentation(req, reply, served.rep, served.opts);
   };
+}
+
+/** Whether a request target is a path whose errors are plain text (see plainTextErrors). */
+export function plainTextErrorPaths(operations: readonly Operation[]): (url: string | undefined) => boolean {
+  const paths = new Set(operations.filter((op) => op.plainTextErrors).map((op) => op.path));
+  return (url) => paths.has((url ?? '').split('?')[0]!);
 }
 
 /** fastify's route syntax for an OpenAPI path. */

@@ -1,3 +1,4 @@
+/** A served body: its bytes, compressed forms, ETag and type. */
 import { createHash } from 'node:crypto';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 

@@ -1,0 +1,127 @@
+/** Reviews, the business profile and the data revision on PostgreSQL; every new revision is announced with NOTIFY. */
+import pg from 'pg';
+import { prepareImport, type ImportOutcome } from '../../core/import-plan.js';
+import type { Business } from '../../core/schema/business.js';
+import type { Review } from '../../core/schema/review.js';
+import type { ImportRequest, ReviewStore, RevisionInfo, StoredData } from '../store.js';
+import { meta, setMeta, tx } from './sql.js';
+
+const CHANNEL = 'reviewcast_revision';
+/** An arbitrary constant naming the advisory lock importers take turns on. */
+const IMPORT_LOCK = 726_115_002;
+const BATCH = 1000;
+
+/** The review store over a pool; `stopListening` ends the LISTEN connection `subscribe` opened. */
+export function postgresReviewStore(pool: pg.Pool, url: string): ReviewStore & { stopListening(): Promise<void> } {
+  let listener: pg.Client | null = null;
+  const watchers = new Set<() => void>();
+  let closed = false;
+
+  async function listen(): Promise<void> {
+    if (closed) return;
+    const client = new pg.Client({ connectionString: url });
+    listener = client;
+    client.on('notification', () => {
+      for (const w of watchers) w();
+    });
+    client.on('error', () => {
+      // Polling still covers changes while the listener is down.
+      listener = null;
+      client.end().catch(() => {});
+      setTimeout(() => void listen(), 1000).unref();
+    });
+    try {
+      await client.connect();
+      await client.query(`LISTEN ${CHANNEL}`);
+    } catch {
+      client.emit('error', new Error('listen failed'));
+    }
+  }
+
+  return {
+    async getRevision(): Promise<RevisionInfo> {
+      const rows = (await pool.query<{ key: string; value: string }>("SELECT key, value FROM meta WHERE key IN ('revision', 'updated_at')")).rows;
+      const get = (k: string) => rows.find((r) => r.key === k)!.value;
+      return { revision: Number(get('revision')), updated_at: get('updated_at') };
+    },
+
+    async load(): Promise<StoredData> {
+      const c = await pool.connect();
+      try {
+        // One snapshot for all three reads.
+        await c.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
+        const meta = (await c.query<{ key: string; value: string }>('SELECT key, value FROM meta')).rows;
+        const reviews = (await c.query<{ json: string }>('SELECT json FROM reviews ORDER BY date DESC, id DESC')).rows;
+        await c.query('COMMIT');
+        const get = (k: string) => meta.find((r) => r.key === k)?.value;
+        const business = get('business');
+        return {
+          revision: { revision: Number(get('revision')), updated_at: get('updated_at')! },
+          business: business ? (JSON.parse(business) as Business) : null,
+          reviews: reviews.map((r) => JSON.parse(r.json) as Review),
+        };
+      } catch (err) {
+        await c.query('ROLLBACK').catch(() => {});
+        throw err;
+      } finally {
+        c.release();
+      }
+    },
+
+    async importReviews(req: ImportRequest): Promise<ImportOutcome> {
+      return tx(pool, async (c) => {
+        // Importers take turns, so two cannot plan against the same state.
+        await c.query('SELECT pg_advisory_xact_lock($1)', [IMPORT_LOCK]);
+        const revision = Number(await meta(c, 'revision'));
+        const existing = new Map<string, string>();
+        for (const row of (await c.query<{ id: string; json: string }>('SELECT id, json FROM reviews')).rows) existing.set(row.id, row.json);
+        const { plan, businessJson, outcome, write } = prepareImport(existing, await meta(c, 'business'), req, revision);
+        if (!write) return outcome;
+        const writes = [...plan.added, ...plan.updated];
+        const total = writes.length + plan.removed.length;
+        let done = 0;
+        for (let i = 0; i < writes.length; i += BATCH) {
+          const batch = writes.slice(i, i + BATCH);
+          await c.query(
+            `INSERT INTO reviews (id, date, rating, json) SELECT * FROM unnest($1::text[], $2::text[], $3::int[], $4::text[])
+             ON CONFLICT (id) DO UPDATE SET date = excluded.date, rating = excluded.rating, json = excluded.json`,
+            [batch.map((r) => r.id), batch.map((r) => r.date), batch.map((r) => r.rating), batch.map((r) => JSON.stringify(r))],
+          );
+          done += batch.length;
+          req.onProgress?.(done, total);
+        }
+        for (let i = 0; i < plan.removed.length; i += BATCH) {
+          const batch = plan.removed.slice(i, i + BATCH);
+          await c.query('DELETE FROM reviews WHERE id = ANY($1::text[])', [batch]);
+          done += batch.length;
+          req.onProgress?.(done, total);
+        }
+        if (businessJson !== undefined) await setMeta(c, 'business', businessJson);
+        await setMeta(c, 'revision', String(outcome.revision_after));
+        await setMeta(c, 'updated_at', new Date().toISOString());
+        // Delivered at commit: every replica listening refreshes at once.
+        await c.query('SELECT pg_notify($1, $2)', [CHANNEL, String(outcome.revision_after)]);
+        return outcome;
+      });
+    },
+
+    /** Calls `onChange` whenever any process commits a new revision (LISTEN/NOTIFY); reconnects after errors. */
+    subscribe(onChange: () => void): () => void {
+      watchers.add(onChange);
+      if (!listener) void listen();
+      return () => watchers.delete(onChange);
+    },
+
+    async stopListening(): Promise<void> {
+      closed = true;
+      watchers.clear();
+      const l = listener;
+      listener = null;
+      if (l) {
+        l.removeAllListeners('error');
+        l.on('error', () => {});
+        await l.end().catch(() => {});
+      }
+    },
+  };
+}

@@ -1,0 +1,26 @@
+/** What the PostgreSQL stores share: a transaction helper and the meta table's key-value rows. */
+import type pg from 'pg';
+
+/** Runs `fn` in one transaction on one connection: committed when it returns, rolled back when it throws. */
+export async function tx<T>(pool: pg.Pool, fn: (c: pg.PoolClient) => Promise<T>): Promise<T> {
+  const c = await pool.connect();
+  try {
+    await c.query('BEGIN');
+    const out = await fn(c);
+    await c.query('COMMIT');
+    return out;
+  } catch (err) {
+    await c.query('ROLLBACK').catch(() => {});
+    throw err;
+  } finally {
+    c.release();
+  }
+}
+
+export async function meta(c: pg.ClientBase | pg.Pool, key: string): Promise<string | undefined> {
+  return (await c.query<{ value: string }>('SELECT value FROM meta WHERE key = $1', [key])).rows[0]?.value;
+}
+
+export async function setMeta(c: pg.ClientBase, key: string, value: string): Promise<void> {
+  await c.query('INSERT INTO meta (key, value) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET value = excluded.value', [key, value]);
+}

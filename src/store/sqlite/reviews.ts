@@ -1,0 +1,114 @@
+/** Reviews, the business profile and the data revision on SQLite, and the watch that signals another process's commit. */
+import { watch, type FSWatcher } from 'node:fs';
+import { basename, dirname } from 'node:path';
+import type Database from 'better-sqlite3';
+import { prepareImport, type ImportOutcome } from '../../core/import-plan.js';
+import type { Business } from '../../core/schema/business.js';
+import type { Review } from '../../core/schema/review.js';
+import type { ImportRequest, ReviewStore, RevisionInfo, StoredData } from '../store.js';
+import type { Meta } from './meta.js';
+
+const BATCH = 500;
+/** File events come in bursts (a commit writes the WAL several times): one check per burst. */
+const CHANGE_SETTLE_MS = 25;
+
+/** The review store over an open database; `stopWatching` closes the watches `subscribe` opened. */
+export function sqliteReviewStore(db: Database.Database, path: string, { getMeta, setMeta }: Meta): ReviewStore & { stopWatching(): void } {
+  const watchers = new Set<FSWatcher>();
+
+  const readRevision = (): RevisionInfo => ({
+    revision: Number(getMeta.get('revision')!.value),
+    updated_at: getMeta.get('updated_at')!.value,
+  });
+
+  return {
+    async getRevision(): Promise<RevisionInfo> {
+      return readRevision();
+    },
+
+    async load(): Promise<StoredData> {
+      const read = db.transaction((): StoredData => {
+        const business = getMeta.get('business');
+        const rows = db.prepare('SELECT json FROM reviews ORDER BY date DESC, id DESC').pluck().all() as string[];
+        return {
+          revision: readRevision(),
+          business: business ? (JSON.parse(business.value) as Business) : null,
+          reviews: rows.map((j) => JSON.parse(j) as Review),
+        };
+      });
+      return read.deferred();
+    },
+
+    async importReviews(req: ImportRequest): Promise<ImportOutcome> {
+      const run = db.transaction((): ImportOutcome => {
+        const before = readRevision();
+        const existing = new Map<string, string>();
+        for (const row of db.prepare('SELECT id, json FROM reviews').iterate() as Iterable<{ id: string; json: string }>) {
+          existing.set(row.id, row.json);
+        }
+        const { plan, businessJson, outcome, write } = prepareImport(existing, getMeta.get('business')?.value, req, before.revision);
+        if (!write) return outcome;
+
+        const upsert = db.prepare(
+          'INSERT INTO reviews (id, date, rating, json) VALUES (?, ?, ?, ?) ON CONFLICT (id) DO UPDATE SET date = excluded.date, rating = excluded.rating, json = excluded.json',
+        );
+        const del = db.prepare('DELETE FROM reviews WHERE id = ?');
+        const writes = [...plan.added, ...plan.updated];
+        const total = writes.length + plan.removed.length;
+        let done = 0;
+        for (const r of writes) {
+          upsert.run(r.id, r.date, r.rating, JSON.stringify(r));
+          if (++done % BATCH === 0) req.onProgress?.(done, total);
+        }
+        for (const id of plan.removed) {
+          del.run(id);
+          if (++done % BATCH === 0) req.onProgress?.(done, total);
+        }
+        req.onProgress?.(total, total);
+        if (businessJson !== undefined) setMeta.run('business', businessJson);
+        setMeta.run('revision', String(outcome.revision_after));
+        setMeta.run('updated_at', new Date().toISOString());
+        return outcome;
+      });
+      // IMMEDIATE: take the write lock before reading, so two importers cannot plan against the same state.
+      return run.immediate();
+    },
+
+    /**
+     * SQLite cannot announce a commit, but another process's commit writes the database's files:
+     * a watch on its folder (inotify on Linux) signals soon after, so an import is served without
+     * waiting for the next poll. Our own writes signal too; the check they cause is one cheap read.
+     * Where the folder cannot be watched, polling alone remains.
+     */
+    subscribe(onChange: () => void): () => void {
+      if (path === ':memory:') return () => {};
+      const name = basename(path);
+      let pending: NodeJS.Timeout | null = null;
+      let watcher: FSWatcher;
+      try {
+        watcher = watch(dirname(path), { persistent: false }, (_event, file) => {
+          if (pending || (file !== null && !file.startsWith(name))) return;
+          pending = setTimeout(() => {
+            pending = null;
+            onChange();
+          }, CHANGE_SETTLE_MS).unref();
+        });
+      } catch {
+        return () => {};
+      }
+      const stop = () => {
+        if (pending) clearTimeout(pending);
+        watcher.close();
+        watchers.delete(watcher);
+      };
+      watcher.on('error', stop);
+      watchers.add(watcher);
+      return stop;
+    },
+
+    stopWatching(): void {
+      for (const w of watchers) w.close();
+      watchers.clear();
+    },
+  };
+}
