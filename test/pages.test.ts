@@ -1,23 +1,57 @@
+// The pages in a real Chromium (driven by playwright-core) with axe-core: layout, filters, no-JS use, keyboard, the review list script, the API reference.
 import assert from 'node:assert/strict';
-import { mkdirSync } from 'node:fs';
+import { accessSync, constants, mkdirSync, readFileSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { DEMO_BUSINESS } from '../src/core/demo/business.js';
 import { demoReviews } from '../src/core/demo/reviews.js';
-import { ROOT, startTestService, type TestService } from './helpers.js';
+import { ROOT, skipUnless, startTestService, type TestService } from './helpers.js';
 
-/** Screenshots land here for a reviewer to look at (named in the README). */
+const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+/** Screenshots land here for a reviewer to look at (named in docs/pages.md). */
 const SHOTS = join(ROOT, 'test-output/screenshots');
 
+function isExecutableFile(path: string): boolean {
+  try {
+    accessSync(path, constants.X_OK);
+    return statSync(path).isFile();
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The Chromium the page tests drive: CHROMIUM_PATH, else Debian's /usr/bin/chromium, else the one
+ * playwright-core would have downloaded; or why there is none and how to get one.
+ */
+function findChromium(): { path: string } | { missing: string } {
+  const given = process.env.CHROMIUM_PATH;
+  if (given) return isExecutableFile(given) ? { path: given } : { missing: `CHROMIUM_PATH=${given} is not an executable file` };
+  const candidates = ['/usr/bin/chromium'];
+  try {
+    candidates.push(chromium.executablePath());
+  } catch {
+    // playwright-core knows no download location on this platform.
+  }
+  const found = candidates.find(isExecutableFile);
+  if (found) return { path: found };
+  return { missing: `no Chromium found (${candidates.join(', ')}): install it with \`apt-get install chromium\` or \`npx playwright-core install chromium\`, or point CHROMIUM_PATH at one` };
+}
+
+const found = findChromium();
+const skip = skipUnless('REQUIRE_BROWSER', 'missing' in found ? found.missing : undefined);
 let svc: TestService;
 let browser: Browser;
 
 before(async () => {
+  if (skip) return;
   svc = await startTestService({ business: DEMO_BUSINESS, reviews: demoReviews() });
   mkdirSync(SHOTS, { recursive: true });
   browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    executablePath: 'path' in found ? found.path : undefined,
     headless: true,
     args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
   });
@@ -54,6 +88,17 @@ async function open(path: string, opts: { width?: number; javaScriptEnabled?: bo
   return { page, context, problems };
 }
 
+/** axe-core's WCAG 2.x A/AA rules over the page as it is now: each violation as "rule: targets". */
+async function axeViolations(page: Page): Promise<string[]> {
+  // Evaluated through the DevTools protocol, so the page's CSP (scripts from this origin only) does not apply.
+  await page.evaluate(AXE_SOURCE);
+  const result = await page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run(ctx: Document, opts: unknown): Promise<{ violations: { id: string; nodes: { target: unknown[] }[] }[] }> } }).axe;
+    return axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } });
+  });
+  return result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => JSON.stringify(n.target)).join(' ')}`);
+}
+
 async function noHorizontalScroll(page: Page): Promise<void> {
   const { scroll, width } = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, width: window.innerWidth }));
   assert.ok(scroll <= width, `page is ${scroll}px wide in a ${width}px viewport`);
@@ -62,11 +107,12 @@ async function noHorizontalScroll(page: Page): Promise<void> {
 describe('pages in Chromium', () => {
   for (const width of [375, 1280]) {
     for (const [path, name] of [['/', 'reviews'], ['/developers', 'developers'], ['/developers/mcp', 'mcp'], ['/developers/webhooks', 'webhooks']] as const) {
-      it(`${path} at ${width}px: loads cleanly, usable width, screenshot`, async () => {
+      it(`${path} at ${width}px: loads cleanly, usable width, screenshot`, { skip }, async () => {
         const w = await open(path, { width });
         try {
           assert.deepEqual(w.problems, []);
           await noHorizontalScroll(w.page);
+          assert.deepEqual(await axeViolations(w.page), []);
           assert.equal(await w.page.locator('main').count(), 1);
           assert.ok((await w.page.locator('nav[aria-label]').count()) >= 1);
           await w.page.screenshot({ path: join(SHOTS, `${name}-${width}.png`), fullPage: true });
@@ -77,30 +123,69 @@ describe('pages in Chromium', () => {
     }
   }
 
-  it('/ carries schema.org JSON-LD that parses and matches the data, and links both feeds', async () => {
+  it('/ says how many reviews there are and how many are verified, in the header, title, description and llms.txt', { skip }, async () => {
+    const data = (await (await fetch(`${svc.url}/reviews.json`)).json()) as { aggregate_rating: { rating_value: number; review_count: number }; reviews: { verified: boolean }[] };
+    const total = data.aggregate_rating.review_count;
+    const verified = data.reviews.filter((r) => r.verified).length;
+    assert.ok(verified < total, 'the demo data has unverified reviews');
+    const sentence = `Rated ${data.aggregate_rating.rating_value} out of 5 from ${total.toLocaleString('en-US')} reviews, ${verified.toLocaleString('en-US')} verified.`;
     const w = await open('/');
     try {
-      const ld = JSON.parse((await w.page.locator('script[type="application/ld+json"]').textContent())!) as {
-        '@type': string;
-        name: string;
-        aggregateRating: { ratingValue: number; reviewCount: number };
-        review: { reviewBody: string; reviewRating: { ratingValue: number } }[];
-      };
-      const data = (await (await fetch(`${svc.url}/reviews.json`)).json()) as { aggregate_rating: { rating_value: number; review_count: number }; reviews: { text: string | null; rating: number }[] };
-      assert.equal(ld['@type'], 'HomeAndConstructionBusiness');
-      assert.equal(ld.name, DEMO_BUSINESS.name);
-      assert.deepEqual([ld.aggregateRating.ratingValue, ld.aggregateRating.reviewCount], [data.aggregate_rating.rating_value, data.aggregate_rating.review_count]);
-      const withText = data.reviews.filter((r) => r.text);
-      assert.deepEqual(ld.review.slice(0, 3).map((r) => [r.reviewBody, r.reviewRating.ratingValue]), withText.slice(0, 3).map((r) => [r.text, r.rating]));
-      const feeds = await w.page.locator('link[rel="alternate"]').evaluateAll((ls) => ls.map((l) => l.getAttribute('href')));
-      assert.ok(feeds.includes(`${svc.url}/feed.xml`) && feeds.includes(`${svc.url}/api/feed.json`));
-      assert.equal(await w.page.locator('#review-list > li').count(), 20);
+      assert.equal(await w.page.locator('main > p.muted').first().textContent(), sentence);
+      assert.ok((await w.page.getAttribute('meta[name=description]', 'content'))!.startsWith(sentence));
+      assert.doesNotMatch(await w.page.title(), /verified/i);
+      assert.doesNotMatch((await w.page.locator('body').textContent())!, /\d verified reviews/);
+      // Partial stars: the filled row covers rating/5 of the row, and the number is written out.
+      const fill = await w.page.locator('.rating-line .star-fill').getAttribute('style');
+      assert.equal(fill, `width:${((data.aggregate_rating.rating_value / 5) * 100).toFixed(1)}%`);
+      assert.match((await w.page.locator('.rating-line').textContent())!, new RegExp(`${data.aggregate_rating.rating_value}.*out of 5, from ${total.toLocaleString('en-US')} reviews`));
     } finally {
       await w.context.close();
     }
+    const llms = await (await fetch(`${svc.url}/llms.txt`)).text();
+    assert.ok(llms.includes(`> ${sentence}`), llms.slice(0, 300));
+    assert.doesNotMatch(llms, /verified reviews/);
   });
 
-  it('filters use the search API, change the list and keep their state in the URL', async () => {
+  it('/ marks up only first-party reviews shown on the page, with the profile type, sameAs and honest counts', { skip }, async () => {
+    const data = (await (await fetch(`${svc.url}/reviews.json`)).json()) as { reviews: { text: string | null; rating: number; source: string; date: string; author: string }[] };
+    const own = data.reviews.filter((r) => r.source === 'website');
+    assert.ok(own.length > 0 && own.length < data.reviews.length);
+    const ld = async (page: Page) =>
+      JSON.parse((await page.locator('script[type="application/ld+json"]').textContent())!) as {
+        '@type': string;
+        name: string;
+        sameAs: string[];
+        aggregateRating: { ratingValue: number; ratingCount: number; reviewCount: number };
+        review?: { author: { name: string }; datePublished: string; reviewBody?: string; reviewRating: { ratingValue: number } }[];
+      };
+    for (const p of [1, 2, 3]) {
+      const w = await open(p === 1 ? '/' : `/?page=${p}`);
+      try {
+        const doc = await ld(w.page);
+        assert.equal(doc['@type'], DEMO_BUSINESS.schema_org_type);
+        assert.equal(doc.name, DEMO_BUSINESS.name);
+        assert.deepEqual(doc.sameAs, DEMO_BUSINESS.same_as);
+        const mean = Math.round((own.reduce((s, r) => s + r.rating, 0) / own.length) * 100) / 100;
+        assert.deepEqual([doc.aggregateRating.ratingValue, doc.aggregateRating.ratingCount, doc.aggregateRating.reviewCount], [mean, own.length, own.filter((r) => r.text).length]);
+        const shown = data.reviews.slice((p - 1) * 20, p * 20).filter((r) => r.source === 'website');
+        assert.deepEqual((doc.review ?? []).map((r) => [r.author.name, r.datePublished, r.reviewBody ?? null, r.reviewRating.ratingValue]), shown.map((r) => [r.author, r.date, r.text, r.rating]));
+        // Each page of the list is its own canonical page.
+        assert.equal(await w.page.getAttribute('link[rel=canonical]', 'href'), p === 1 ? `${svc.url}/` : `${svc.url}/?page=${p}`);
+        assert.equal(await w.page.locator('meta[name=robots]').count(), 0);
+        const feeds = await w.page.locator('link[rel="alternate"]').evaluateAll((ls) => ls.map((l) => l.getAttribute('href')));
+        assert.ok(feeds.includes(`${svc.url}/feed.xml`) && feeds.includes(`${svc.url}/api/feed.json`));
+        assert.equal(await w.page.locator('#review-list > li').count(), 20);
+      } finally {
+        await w.context.close();
+      }
+    }
+    const filtered = await (await fetch(`${svc.url}/?rating=5&page=2`)).text();
+    assert.match(filtered, /<meta name="robots" content="noindex">/);
+    assert.doesNotMatch(filtered, /rel="canonical"|application\/ld\+json/);
+  });
+
+  it('filters use the search API, change the list and keep their state in the URL', { skip }, async () => {
     const w = await open('/');
     try {
       const searched = w.page.waitForRequest((r) => r.url().includes('/api/reviews/search') && r.url().includes('rating=1'));
@@ -126,7 +211,7 @@ describe('pages in Chromium', () => {
     }
   });
 
-  it('works without JavaScript: the filter form and paging are plain links and GETs', async () => {
+  it('works without JavaScript: the filter form and paging are plain links and GETs', { skip }, async () => {
     const w = await open('/', { javaScriptEnabled: false });
     try {
       await w.page.locator('select[name=rating]').selectOption('5');
@@ -135,7 +220,7 @@ describe('pages in Chromium', () => {
       const stars = await w.page.locator('#review-list .stars').evaluateAll((els) => els.map((e) => e.getAttribute('aria-label')));
       assert.equal(stars.length, 20);
       assert.ok(stars.every((s) => s === '5 out of 5 stars'));
-      await w.page.getByRole('link', { name: 'Older' }).click();
+      await w.page.getByRole('link', { name: 'Next' }).click();
       await w.page.waitForURL(/page=2/);
       assert.match((await w.page.locator('#review-status').textContent())!, /showing 21 to/);
     } finally {
@@ -143,7 +228,7 @@ describe('pages in Chromium', () => {
     }
   });
 
-  it('is keyboard-usable: the first Tab reaches the skip link, and every form control has a label', async () => {
+  it('is keyboard-usable: the first Tab reaches the skip link, and every form control has a label', { skip }, async () => {
     const w = await open('/');
     try {
       await w.page.keyboard.press('Tab');
@@ -155,7 +240,7 @@ describe('pages in Chromium', () => {
     }
   });
 
-  it('the API reference renders from the OpenAPI document with assets from this origin only', async () => {
+  it('the API reference renders from the OpenAPI document with assets from this origin only', { skip }, async () => {
     for (const width of [375, 1280]) {
       const w = await open('/developers/api', { width });
       try {
@@ -170,7 +255,7 @@ describe('pages in Chromium', () => {
     }
   });
 
-  it('the MCP page lists the tools the server itself lists', async () => {
+  it('the MCP page lists the tools the server itself lists', { skip }, async () => {
     const w = await open('/developers/mcp');
     try {
       const shown = await w.page.locator('table th[scope="row"] code').allTextContents();
@@ -193,38 +278,279 @@ describe('pages in Chromium', () => {
   });
 });
 
-describe('pages over HTTP', () => {
-  it('are cached per revision with ETag and 304 like the datasets', async () => {
-    for (const path of ['/', '/developers', '/llms.txt', '/?rating=5']) {
-      const first = await fetch(`${svc.url}${path}`);
-      assert.equal(first.status, 200, path);
-      const again = await fetch(`${svc.url}${path}`, { headers: { 'if-none-match': first.headers.get('etag')! } });
-      assert.equal(again.status, 304, path);
+/** Counts the search API requests a page makes from now on, and the history entries it adds. */
+async function watchSearches(page: Page): Promise<{ urls: string[]; historyGrowth(): Promise<number> }> {
+  const urls: string[] = [];
+  page.on('request', (r) => {
+    if (r.url().includes('/api/reviews/search')) urls.push(r.url());
+  });
+  const start = await page.evaluate(() => history.length);
+  return { urls, historyGrowth: async () => (await page.evaluate(() => history.length)) - start };
+}
+
+const statusText = (page: Page) => page.locator('#review-status').textContent();
+const settled = (page: Page) => page.waitForFunction(() => !/Loading/.test(document.querySelector('#review-status')?.textContent ?? 'Loading'));
+
+describe('the review list script', () => {
+  it('J1: "Show more" follows the cursor to the last review, and moves focus to the first new review', { skip }, async () => {
+    const w = await open('/');
+    try {
+      const total = ((await (await fetch(`${svc.url}/reviews.json`)).json()) as { reviews: { id: string }[] }).reviews.length;
+      assert.ok(total > 100, 'more reviews than the old cap of 100');
+      await w.page.locator('select[name=sort]').selectOption('oldest');
+      await w.page.waitForURL(/\?sort=oldest$/);
+      await settled(w.page);
+      let clicks = 0;
+      while ((await w.page.getByRole('button', { name: 'Show more' }).count()) > 0) {
+        const before = await w.page.locator('#review-list > li').count();
+        await w.page.getByRole('button', { name: 'Show more' }).click();
+        await w.page.waitForFunction((n) => document.querySelectorAll('#review-list > li').length > n, before);
+        // Focus lands on the first review that was added, not on <body>.
+        assert.equal(await w.page.evaluate(() => [...document.querySelectorAll('#review-list article')].indexOf(document.activeElement as Element)), before);
+        clicks++;
+        assert.ok(clicks < 100);
+      }
+      const labels = await w.page.locator('#review-list article').evaluateAll((els) => els.map((e) => e.getAttribute('aria-label')));
+      assert.equal(labels.length, total);
+      assert.match((await statusText(w.page))!, new RegExp(`^${total.toLocaleString('en-US')} reviews; showing 1 to ${total.toLocaleString('en-US')}, oldest first\\.$`));
+      assert.deepEqual(w.problems, []);
+    } finally {
+      await w.context.close();
     }
   });
-  it('/llms.txt names the business, its summary and where the data and tools are', async () => {
-    const res = await fetch(`${svc.url}/llms.txt`);
-    assert.match(res.headers.get('content-type')!, /^text\/plain/);
-    const text = await res.text();
-    assert.match(text, new RegExp(`^# ${DEMO_BUSINESS.name}`));
-    assert.match(text, /Customers most often praise/);
-    for (const p of ['/reviews.json', '/insights.json', '/mcp', '/.well-known/openapi.json']) assert.ok(text.includes(`${svc.url}${p}`), p);
+
+  it('J2: typing a date searches once and adds one history entry, not one per digit', { skip }, async () => {
+    const w = await open('/');
+    try {
+      const watch = await watchSearches(w.page);
+      await w.page.locator('input[name=since]').focus();
+      await w.page.keyboard.type('03152026', { delay: 80 });
+      assert.equal(await w.page.locator('input[name=since]').inputValue(), '2026-03-15');
+      await w.page.waitForURL(/since=2026-03-15/);
+      await settled(w.page);
+      await w.page.waitForTimeout(800);
+      assert.equal(watch.urls.length, 1, watch.urls.join('\n'));
+      assert.equal(await watch.historyGrowth(), 1);
+      assert.deepEqual(w.problems, []);
+    } finally {
+      await w.context.close();
+    }
   });
-  it('/robots.txt and /favicon.ico answer without a 404', async () => {
-    assert.match(await (await fetch(`${svc.url}/robots.txt`)).text(), /User-agent: \*/);
-    const icon = await fetch(`${svc.url}/favicon.ico`);
-    assert.equal(icon.status, 200);
-    assert.equal(icon.headers.get('content-type'), 'image/x-icon');
-    const bytes = Buffer.from(await icon.arrayBuffer());
-    assert.deepEqual([...bytes.subarray(0, 4)], [0, 0, 1, 0], 'an ICO header');
+
+  it('J3: arrow keys through a select search once, for the option they stop on', { skip }, async () => {
+    const w = await open('/');
+    try {
+      const watch = await watchSearches(w.page);
+      await w.page.locator('select[name=rating]').focus();
+      for (let i = 0; i < 3; i++) await w.page.keyboard.press('ArrowDown', { delay: 60 });
+      await w.page.waitForURL(/\?rating=3$/);
+      await settled(w.page);
+      await w.page.waitForTimeout(800);
+      assert.equal(watch.urls.length, 1, watch.urls.join('\n'));
+      assert.match(watch.urls[0]!, /rating=3/);
+      assert.equal(await watch.historyGrowth(), 1);
+    } finally {
+      await w.context.close();
+    }
   });
-  it('ignores unknown query parameters on pages and reports invalid filters on the page', async () => {
-    const res = await fetch(`${svc.url}/?since=2026-02-30&utm_source=x`);
-    assert.equal(res.status, 200);
-    assert.match(await res.text(), /Some filters were ignored: since/);
+
+  it('J4: an alias or unknown name in the URL shows in the select and survives the next change', { skip }, async () => {
+    for (const [path, field, shown, kept] of [
+      ['/?technician=DJ', 'technician', 'Dwayne', /technician=Dwayne/],
+      ['/?service=AC', 'service', 'ac_repair', /service=ac_repair/],
+      ['/?technician=Zed', 'technician', 'Zed', /technician=Zed/],
+    ] as const) {
+      const w = await open(path);
+      try {
+        assert.equal(await w.page.locator(`select[name=${field}]`).inputValue(), shown, path);
+        await w.page.locator('select[name=rating]').selectOption('5');
+        await w.page.waitForURL(/rating=5/);
+        assert.match(w.page.url(), kept);
+      } finally {
+        await w.context.close();
+      }
+    }
   });
-  it('are left out of the OpenAPI document', async () => {
-    const doc = (await (await fetch(`${svc.url}/.well-known/openapi.json`)).json()) as { paths: Record<string, unknown> };
-    assert.ok(!('/developers' in doc.paths) && !('/' in doc.paths));
+
+  it('J5: a filter set by the script shows a Clear link that clears it in place', { skip }, async () => {
+    const w = await open('/');
+    try {
+      assert.equal(await w.page.getByRole('link', { name: 'Clear filters' }).count(), 0);
+      await w.page.locator('select[name=rating]').selectOption('2');
+      await w.page.waitForURL(/\?rating=2$/);
+      await settled(w.page);
+      await w.page.evaluate(() => ((window as unknown as { marker: number }).marker = 1));
+      await w.page.getByRole('link', { name: 'Clear filters' }).click();
+      await w.page.waitForURL((u) => u.search === '');
+      await settled(w.page);
+      assert.equal(await w.page.locator('select[name=rating]').inputValue(), '');
+      assert.match((await statusText(w.page))!, /^\d[\d,]* reviews; showing 1 to 20, newest first\.$/);
+      assert.equal(await w.page.evaluate(() => (window as unknown as { marker?: number }).marker), 1, 'no reload');
+      assert.equal(await w.page.getByRole('link', { name: 'Clear filters' }).count(), 0);
+    } finally {
+      await w.context.close();
+    }
+  });
+
+  it('J6: the script draws the list and status in the same words and markup as the server', { skip }, async () => {
+    const w = await open('/');
+    try {
+      await w.page.locator('select[name=rating]').selectOption('1');
+      await w.page.waitForURL(/\?rating=1$/);
+      await settled(w.page);
+      const describeList = (root: ParentNode) => ({
+        status: root.querySelector('#review-status')?.textContent,
+        cards: [...root.querySelectorAll('#review-list > li')].map((li) => ({
+          text: li.textContent!.replace(/\s+/g, ' ').trim(),
+          markup: [...li.querySelectorAll('*')].map((e) => `${e.tagName}[${[...e.attributes].map((a) => `${a.name}=${a.value}`).sort().join(',')}]`),
+        })),
+      });
+      const drawn = await w.page.evaluate(`(${describeList.toString()})(document)`);
+      const served = await w.page.evaluate(`fetch('/?rating=1').then((r) => r.text()).then((t) => (${describeList.toString()})(new DOMParser().parseFromString(t, 'text/html')))`);
+      assert.deepEqual(drawn, served);
+      const text = (drawn as { cards: { text: string }[] }).cards.map((c) => c.text).join('\n');
+      assert.match(text, /on Google|on Yelp|on this website|on Facebook/);
+      assert.doesNotMatch(text, /on google|via /);
+      assert.match(text, /[A-Z][a-z]{2} \d{1,2}, 20\d\d/);
+    } finally {
+      await w.context.close();
+    }
+  });
+
+  it('J7: Back restores the filters without a reload, the skip link does not reload, and a stale search is aborted', { skip }, async () => {
+    const w = await open('/');
+    try {
+      await w.page.evaluate(() => ((window as unknown as { marker: number }).marker = 1));
+      const reloaded = async () => (await w.page.evaluate(() => (window as unknown as { marker?: number }).marker)) !== 1;
+      await w.page.locator('select[name=rating]').selectOption('4');
+      await w.page.waitForURL(/\?rating=4$/);
+      await settled(w.page);
+      await w.page.goBack();
+      await w.page.waitForURL((u) => u.search === '');
+      await w.page.waitForFunction(() => document.querySelector<HTMLSelectElement>('select[name=rating]')?.value === '');
+      await settled(w.page);
+      assert.equal(await reloaded(), false, 'Back did not reload');
+      assert.match((await statusText(w.page))!, /^\d[\d,]* reviews; showing 1 to 20, newest first\.$/);
+      await w.page.goForward();
+      await w.page.waitForFunction(() => document.querySelector<HTMLSelectElement>('select[name=rating]')?.value === '4');
+      await settled(w.page);
+      assert.ok((await w.page.locator('#review-list .stars').evaluateAll((els) => els.map((e) => e.getAttribute('aria-label')))).every((s) => s === '4 out of 5 stars'));
+      // The skip link changes only the fragment.
+      await w.page.keyboard.press('Tab');
+      await w.page.keyboard.press('Enter');
+      await w.page.waitForURL(/#main$/);
+      await w.page.waitForTimeout(300);
+      assert.equal(await reloaded(), false, 'the skip link did not reload');
+
+      // A slow answer to an older search must not overwrite a newer one: the older is aborted.
+      await w.page.route(/rating=2/, async (route) => {
+        await new Promise((r) => setTimeout(r, 1500));
+        await route.continue().catch(() => undefined);
+      });
+      const aborted = w.page.waitForEvent('requestfailed', (r) => /rating=2/.test(r.url()));
+      await w.page.locator('select[name=rating]').selectOption('2');
+      await w.page.waitForRequest((r) => /rating=2/.test(r.url()));
+      await w.page.locator('select[name=rating]').selectOption('3');
+      await aborted;
+      await w.page.waitForURL(/\?rating=3$/);
+      await w.page.waitForTimeout(2000);
+      assert.ok((await w.page.locator('#review-list .stars').evaluateAll((els) => els.map((e) => e.getAttribute('aria-label')))).every((s) => s === '3 out of 5 stars'));
+      assert.match((await statusText(w.page))!, /match; showing 1 to/);
+    } finally {
+      await w.context.close();
+    }
+  });
+});
+
+describe('the review page, ordered and controlled like a consumer site', () => {
+  it('leads with the rating and histogram, then the reviews, then the rest', { skip }, async () => {
+    const html = await (await fetch(`${svc.url}/`)).text();
+    const at = (needle: string) => {
+      const i = html.indexOf(needle);
+      assert.ok(i > 0, needle);
+      return i;
+    };
+    assert.ok(at('id="rating-h"') < at('id="reviews-h"'));
+    assert.ok(at('id="reviews-h"') < at('id="aspects-h"'));
+    assert.ok(at('id="reviews-h"') < at('id="about-h"'));
+  });
+
+  it('a bar of the histogram filters to that rating, with and without JavaScript', { skip }, async () => {
+    for (const javaScriptEnabled of [true, false]) {
+      const w = await open('/', { javaScriptEnabled });
+      try {
+        await w.page.getByRole('link', { name: '1 star', exact: true }).click();
+        await w.page.waitForURL(/\?rating=1(#reviews)?$/);
+        if (javaScriptEnabled) await w.page.waitForFunction(() => /match/.test(document.querySelector('#review-status')?.textContent ?? ''));
+        const stars = await w.page.locator('#review-list .stars').evaluateAll((els) => els.map((e) => e.getAttribute('aria-label')));
+        assert.ok(stars.length > 0 && stars.every((s) => s === '1 out of 5 stars'), `${javaScriptEnabled}: ${JSON.stringify(stars)}`);
+        assert.equal(await w.page.locator('select[name=rating]').inputValue(), '1');
+        assert.deepEqual(w.problems, []);
+      } finally {
+        await w.context.close();
+      }
+    }
+  });
+
+  it('sorts and toggles without JavaScript, with a short URL (empty fields and the default order left out)', { skip }, async () => {
+    const w = await open('/', { javaScriptEnabled: false });
+    try {
+      await w.page.locator('select[name=sort]').selectOption('lowest');
+      await w.page.getByLabel('With owner reply').check();
+      await w.page.getByRole('button', { name: 'Apply filters' }).click();
+      await w.page.waitForURL((u) => u.search === '?sort=lowest&with_reply=true');
+      assert.match((await statusText(w.page))!, /^\d[\d,]* reviews? match; showing 1 to \d+, lowest rated first\.$/);
+      const cards = await w.page.locator('#review-list article').evaluateAll((els) => els.map((e) => [e.querySelector('.stars')!.getAttribute('aria-label'), e.querySelector('.reply') !== null]));
+      assert.ok(cards.length > 0 && cards.every(([, replied]) => replied));
+      const ratings = cards.map(([label]) => Number(String(label)[0]));
+      assert.deepEqual(ratings, [...ratings].sort());
+      assert.ok(await w.page.getByLabel('With owner reply').isChecked());
+    } finally {
+      await w.context.close();
+    }
+  });
+
+  it('the text toggle works with JavaScript through the API', { skip }, async () => {
+    const w = await open('/?with_text=false');
+    try {
+      assert.ok(!(await w.page.getByLabel('With text only').isChecked()));
+      const texts = await w.page.locator('#review-list article > p').allTextContents();
+      assert.ok(texts.length > 0 && texts.every((t) => t === 'Rating only, no written review.'));
+      await w.page.getByLabel('With text only').check();
+      await w.page.waitForURL((u) => u.search === '?with_text=true');
+      await settled(w.page);
+      const after = await w.page.locator('#review-list article > p').allTextContents();
+      assert.ok(after.length === 20 && after.every((t) => t !== 'Rating only, no written review.'));
+    } finally {
+      await w.context.close();
+    }
+  });
+
+  it('has page numbers; the last page shows the last reviews', { skip }, async () => {
+    const count = ((await (await fetch(`${svc.url}/reviews.json`)).json()) as { aggregate_rating: { review_count: number } }).aggregate_rating.review_count;
+    const pages = Math.ceil(count / 20);
+    const w = await open('/', { javaScriptEnabled: false });
+    try {
+      const numbers = await w.page.locator('#pager ul.pages li').allTextContents();
+      assert.deepEqual(numbers, ['1', '2', '3', '…', String(pages)]);
+      assert.equal(await w.page.locator('#pager [aria-current=page]').textContent(), '1');
+      await w.page.getByRole('link', { name: `Page ${pages}`, exact: true }).click();
+      await w.page.waitForURL(new RegExp(`page=${pages}$`));
+      assert.equal(await statusText(w.page), `${count.toLocaleString('en-US')} reviews; showing ${((pages - 1) * 20 + 1).toLocaleString('en-US')} to ${count.toLocaleString('en-US')}, newest first.`);
+      assert.deepEqual(await w.page.locator('#pager ul.pages li').allTextContents(), ['1', '…', String(pages - 2), String(pages - 1), String(pages)]);
+    } finally {
+      await w.context.close();
+    }
+  });
+
+  it('says plainly when nothing matches, with a way to clear the filters', { skip }, async () => {
+    const w = await open('/?query=zzqqxx');
+    try {
+      assert.equal(await statusText(w.page), 'No reviews match these filters.');
+      assert.ok(await w.page.getByRole('link', { name: 'Clear filters' }).isVisible());
+      assert.equal(await w.page.locator('#review-list > li').count(), 0);
+    } finally {
+      await w.context.close();
+    }
   });
 });

@@ -1,6 +1,7 @@
+/** Static assets: icon, stylesheet and scripts, compressed once at start. */
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { buildRepresentation, type Representation } from '../live/representation.js';
+import { buildRepresentation, type Representation } from '../snapshot/representation.js';
 
 /** A 16x16 icon (a gold star on navy), drawn here so the project ships no binary file. */
 function starIcon(): Buffer {

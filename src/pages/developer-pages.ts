@@ -1,14 +1,16 @@
+/** The developer pages: overview, API reference, MCP setup and WebSub guide. */
 import type { z } from 'zod';
 import { objectJsonSchemaOf } from '../core/schema/json-schema.js';
 import { InsightsSchema } from '../core/schema/insights.js';
-import { ReviewSchema } from '../core/schema/review.js';
+import { JsonFeedItemSchema } from '../core/schema/jsonfeed.js';
+import { PublishedReviewSchema } from '../core/schema/review.js';
 import { BusinessSchema } from '../core/schema/business.js';
 import type { Business } from '../core/schema/business.js';
 import { toolList } from '../mcp/mcp-server.js';
 import { Html, html, jsonScript } from './html.js';
 import { layout } from './layout.js';
 import type { HttpConfig } from '../config.js';
-import { HUB_BODY_BYTES, kb, MAX_HEADER_BYTES, MCP_BODY_BYTES, URL_LIMIT_TEXT } from '../http/limits.js';
+import { HUB_BODY_BYTES, kb, MAX_HEADER_BYTES, MCP_BODY_BYTES, URL_LIMIT_TEXT } from '../limits.js';
 
 interface Ctx {
   baseUrl: string;
@@ -18,7 +20,63 @@ interface Ctx {
 }
 
 const seconds = (ms: number) => `${(ms / 1000).toLocaleString('en')} s`;
-const code = (s: string) => html`<pre><code>${s}</code></pre>`;
+// tabindex: a block that scrolls sideways on a phone must be reachable by keyboard to scroll.
+const code = (s: string) => html`<pre tabindex="0"><code>${s}</code></pre>`;
+
+/**
+ * The MCP Inspector smoke call shown here and in docs/mcp.md. The version is the pinned
+ * devDependency, and test/docs-commands.test.ts runs this very command against a server.
+ */
+/**
+ * Testing the hub on one machine over real HTTPS: a test CA trusted through NODE_EXTRA_CA_CERTS
+ * and loopback callbacks allowed. Shown here and in docs/websub.md; test/docs-commands.test.ts
+ * runs it.
+ */
+export const LOCAL_HUB_SCRIPT = `# From the repository root, after npm install (which builds dist/). Needs openssl and curl.
+PORT=\${PORT:-3000} CB_PORT=\${CB_PORT:-8443}
+dir=$(mktemp -d)
+# 1. A throwaway test CA, and a certificate for localhost that it signs.
+openssl req -x509 -newkey rsa:2048 -nodes -days 2 -subj '/CN=Reviewcast test CA' -keyout "$dir/ca.key" -out "$dir/ca.crt" \\
+  -addext basicConstraints=critical,CA:TRUE -addext keyUsage=critical,keyCertSign 2>/dev/null
+openssl req -newkey rsa:2048 -nodes -subj '/CN=localhost' -keyout "$dir/cb.key" -out "$dir/cb.csr" 2>/dev/null
+printf 'subjectAltName=DNS:localhost,IP:127.0.0.1\\n' > "$dir/san.ext"
+openssl x509 -req -in "$dir/cb.csr" -CA "$dir/ca.crt" -CAkey "$dir/ca.key" -CAcreateserial -days 2 -extfile "$dir/san.ext" -out "$dir/cb.crt" 2>/dev/null
+# 2. An HTTPS callback: answers the verification with hub.challenge, prints (and logs) what it gets.
+cat > "$dir/callback.mjs" <<'EOF'
+import { createServer } from 'node:https';
+import { appendFileSync, readFileSync } from 'node:fs';
+const dir = process.argv[2];
+const say = (line) => { console.log(line); appendFileSync(\`\${dir}/callback.log\`, \`\${line}\\n\`); };
+createServer({ key: readFileSync(\`\${dir}/cb.key\`), cert: readFileSync(\`\${dir}/cb.crt\`) }, (req, res) => {
+  const q = new URL(req.url, 'https://localhost').searchParams;
+  if (req.method === 'GET') {
+    say(\`callback: verified \${q.get('hub.mode')} of \${q.get('hub.topic')}\`);
+    return res.end(q.get('hub.challenge'));
+  }
+  let bytes = 0;
+  req.on('data', (c) => (bytes += c.length)).on('end', () => {
+    say(\`callback: delivery of \${bytes} bytes, \${req.headers['content-type']}\`);
+    res.end();
+  });
+}).listen(Number(process.argv[3]), '127.0.0.1');
+EOF
+node "$dir/callback.mjs" "$dir" "$CB_PORT" & cb=$!
+# 3. Reviewcast trusting the test CA (NODE_EXTRA_CA_CERTS), with loopback callbacks allowed (local testing only).
+NODE_EXTRA_CA_CERTS="$dir/ca.crt" HUB_ALLOW_PRIVATE_CALLBACKS=true PORT=$PORT DATABASE_URL="$dir/hub.db" LOG_LEVEL=warn \\
+  node bin/reviewcast.js serve & svc=$!
+wait_for() { for _ in $(seq 600); do eval "$1" && return 0; sleep 0.2; done; echo "gave up waiting for: $1" >&2; return 1; }
+wait_for 'curl -sf "http://localhost:$PORT/healthz" >/dev/null'
+# 4. Subscribe the callback to the Atom feed: 202, then the verification request reaches the callback.
+curl -s "http://localhost:$PORT/api/websub/hub" -d hub.mode=subscribe -d "hub.topic=http://localhost:$PORT/feed.xml" \\
+  -d "hub.callback=https://localhost:$CB_PORT/hook"; echo
+wait_for 'grep -q verified "$dir/callback.log" 2>/dev/null'
+# 5. Change the data: the hub POSTs the new feed to the callback.
+printf '[{"author":"Hub test","rating":5,"date":"2026-11-23","text":"Delivered over HTTPS.","source":"test"}]' > "$dir/one.json"
+DATABASE_URL="$dir/hub.db" node bin/reviewcast.js import "$dir/one.json"
+wait_for 'grep -q delivery "$dir/callback.log" 2>/dev/null'
+kill $svc $cb; wait`;
+
+export const inspectorCommand = (mcpUrl: string) => `npx @modelcontextprotocol/inspector@2.12.0 --cli ${mcpUrl} --transport http --method tools/list`;
 
 /** One row per field of a zod object, from the same schema the API validates with. */
 function fieldTable(schema: z.ZodObject, caption: string): Html {
@@ -28,7 +86,7 @@ function fieldTable(schema: z.ZodObject, caption: string): Html {
     if (p.anyOf) return p.anyOf.map((x) => (x.$ref ? x.$ref.split('/').pop()! : x.type ?? 'object')).join(' or ');
     return Array.isArray(p.type) ? p.type.join(' or ') : p.type ?? 'object';
   };
-  return html`<div class="table-scroll"><table><caption class="sr-only">${caption}</caption>
+  return html`<div class="table-scroll" tabindex="0"><table><caption class="sr-only">${caption}</caption>
 <thead><tr><th scope="col">Field</th><th scope="col">Type</th><th scope="col">Meaning</th></tr></thead>
 <tbody>${Object.entries(js.properties).map(([name, p]) => html`<tr><th scope="row"><code>${name}</code></th><td>${typeOf(p)}${js.required?.includes(name) ? '' : ' (optional)'}</td><td>${p.description ?? ''}</td></tr>`)}</tbody></table></div>`;
 }
@@ -43,7 +101,13 @@ export function renderDevelopersPage(ctx: Ctx): Html {
     ['Full dataset: business, aggregate rating, every review', 'GET /reviews.json', `curl -s ${u}/reviews.json`],
     ['Insights: aspects, technicians, services, topics, trend, FAQ, summary', 'GET /insights.json', `curl -s ${u}/insights.json`],
     ['Search (all filters combine; limit 1-100, default 20)', 'GET /api/reviews/search', `curl -s '${u}/api/reviews/search?min_rating=4&query=on%20time&limit=5'`],
+    [
+      'Sort (newest, oldest, highest, lowest) and page: pass next_cursor back as cursor until it is null; after the data changes an old cursor gets 400 invalid_cursor, start again',
+      'GET /api/reviews/search?sort=…&cursor=…',
+      `curl -s '${u}/api/reviews/search?sort=lowest&limit=50'\ncurl -s '${u}/api/reviews/search?sort=lowest&limit=50&cursor=<next_cursor from the answer before>'`,
+    ],
     ['Reviews on or after a date', 'GET /api/reviews/since/{date}', `curl -s ${u}/api/reviews/since/2026-01-01`],
+    ["One review's page (HTML with JSON-LD): every review's url", 'GET /reviews/{id}', `curl -s '${u}/api/reviews/search?limit=1' | grep -o '"url":"[^"]*"'   # then open that address`],
     ['Only when changed: send the ETag back', 'If-None-Match', `etag=$(curl -sI ${u}/reviews.json | grep -i '^etag' | cut -d' ' -f2 | tr -d '\\r')\ncurl -s -o /dev/null -w '%{http_code}\\n' -H "If-None-Match: $etag" ${u}/reviews.json   # 304`],
     ['JSON Feed 1.1 of the 50 newest reviews', 'GET /api/feed.json', `curl -s ${u}/api/feed.json`],
     ['Atom feed of the 50 newest reviews', 'GET /feed.xml', `curl -s ${u}/feed.xml`],
@@ -66,10 +130,16 @@ ${endpoints.map(([what, route, cmd]) => html`<h3>${what} <code>${route}</code></
 <p>Each client may send ${ctx.limits.rateLimitPerMinute.toLocaleString('en')} requests a minute over all endpoints; every answer says where it stands in <code>RateLimit: limit=…, remaining=…, reset=…</code> and <code>RateLimit-Policy</code>, and beyond it the answer is <code>429</code> with <code>Retry-After</code> (seconds). Request targets over ${URL_LIMIT_TEXT} get <code>414</code>, headers over ${kb(MAX_HEADER_BYTES)} <code>431</code>, bodies over ${kb(MCP_BODY_BYTES)} (<code>/mcp</code>) or ${kb(HUB_BODY_BYTES)} (the hub) <code>413</code>; each with the same error body (<code>error</code>, <code>message</code>). A client must send its headers within ${seconds(ctx.limits.headersTimeoutMs)} and its request within ${seconds(ctx.limits.requestTimeoutMs)}.</p>
 </section>
 <section class="card" aria-labelledby="data-model"><h2 id="data-model">Data model</h2>
-<h3>Review</h3>${fieldTable(ReviewSchema, 'Review fields')}
+<h3>Review</h3>${fieldTable(PublishedReviewSchema, 'Review fields')}
+<p>The database holds every field but <code>url</code>: that is the review's permalink page on this service (<code>/reviews/{id}</code>), added to every review the JSON API and MCP answer with. Imports and <code>reviewcast export</code> use the stored fields.</p>
 <h3>Business</h3>${fieldTable(BusinessSchema, 'Business fields')}
 <h3>Insights (<code>/insights.json</code>)</h3>${fieldTable(InsightsSchema, 'Insights fields')}
 <p>Every nested shape is described in the <a href="/developers/api">API reference</a>.</p>
+</section>
+<section class="card" aria-labelledby="reviewcast-extension"><h2 id="reviewcast-extension">Feeds and the <code>_reviewcast</code> JSON Feed extension</h2>
+<p>Each entry of <a href="/feed.xml">/feed.xml</a> (Atom) and <a href="/api/feed.json">/api/feed.json</a> (JSON Feed 1.1) is one review: its text, then the owner's reply if there is one. It links to the review's page here (Atom <code>link rel="alternate"</code>, JSON Feed <code>url</code>) and, where the review has one, to the original (Atom <code>link rel="via"</code>, JSON Feed <code>external_url</code>). Entry ids are <code>tag:</code> URIs (RFC 4151) fixed when the service was installed, so they stay the same if the service moves to another address.</p>
+<p>JSON Feed items carry the review fields a feed item has no place for in the <code>_reviewcast</code> object (JSON Feed 1.1 extensions):</p>
+${fieldTable(JsonFeedItemSchema.shape._reviewcast, '_reviewcast fields')}
 </section>`;
   return page(ctx, '/developers', 'Developers', `Public API, feeds, MCP and WebSub for the reviews of ${ctx.business.name}.`, body);
 }
@@ -95,7 +165,7 @@ export function renderMcpPage(ctx: Ctx): Html {
     ['Cursor', 'In ~/.cursor/mcp.json:', JSON.stringify({ mcpServers: { reviews: { url } } }, null, 2)],
     ['VS Code', 'In .vscode/mcp.json:', JSON.stringify({ servers: { reviews: { type: 'http', url } } }, null, 2)],
     ['Windsurf', 'In ~/.codeium/windsurf/mcp_config.json:', JSON.stringify({ mcpServers: { reviews: { serverUrl: url } } }, null, 2)],
-    ['MCP Inspector', 'Run in a terminal:', `npx @modelcontextprotocol/inspector-cli@1.0.3 --cli ${url} --transport http --method tools/list`],
+    ['MCP Inspector', 'Run in a terminal (Node 20 or later):', inspectorCommand(url)],
   ];
   const tools = toolList();
   const body = html`<h1>MCP for AI assistants</h1>
@@ -105,7 +175,7 @@ ${configs.map(([name, where, cfg]) => html`<h3>${name}</h3><p>${where}</p>${code
 </section>
 <section class="card" aria-labelledby="tools-h"><h2 id="tools-h">Tools</h2>
 <p>${tools.length} tools, all read-only (<code>readOnlyHint: true</code>, <code>openWorldHint: false</code>), as this server lists them in <code>tools/list</code>:</p>
-<div class="table-scroll"><table><thead><tr><th scope="col">Tool</th><th scope="col">Arguments</th><th scope="col">When to use it</th></tr></thead>
+<div class="table-scroll" tabindex="0"><table><thead><tr><th scope="col">Tool</th><th scope="col">Arguments</th><th scope="col">When to use it</th></tr></thead>
 <tbody>${tools.map((t) => {
     const props = (t.inputSchema.properties ?? {}) as Record<string, { description?: string }>;
     const args = Object.entries(props);
@@ -117,7 +187,7 @@ ${configs.map(([name, where, cfg]) => html`<h3>${name}</h3><p>${where}</p>${code
 <ul>
 <li>The <code>initialize</code> response carries <code>Mcp-Session-Id</code>; send it on every later request. Without it: 400; unknown, expired, idle or deleted: 404. <code>DELETE /mcp</code> ends a session. Sessions work on every replica.</li>
 <li>Send <code>Accept: application/json, text/event-stream</code> and <code>Content-Type: application/json</code>; after initialize, <code>MCP-Protocol-Version</code>.</li>
-<li>Unknown tool: JSON-RPC error -32602; unknown method: -32601; unparseable JSON: -32700 (HTTP 400); invalid arguments: a result with <code>isError</code> that names the argument and the fix.</li>
+<li>Unknown tool: JSON-RPC error -32602; unknown method: -32601; unparseable JSON: -32700 (HTTP 400); invalid arguments (checked as JSON: <code>"5"</code>, <code>true</code> or <code>[5]</code> is not a number, <code>"true"</code> is not a boolean): a result with <code>isError: true</code> naming each argument and what to fix, so the model can correct the call; an unknown technician, service or aspect: a result with <code>isError</code> and the valid choices; an invalid cursor: a result with <code>isError</code> saying to start again.</li>
 <li><code>GET /mcp</code> answers 405: this server never pushes unasked. Browser pages on other origins are refused (403).</li>
 </ul></section>`;
   return page(ctx, '/developers/mcp', 'MCP', `Connect AI assistants to the reviews of ${ctx.business.name} over MCP.`, body);
@@ -128,7 +198,7 @@ export function renderWebhooksPage(ctx: Ctx): Html {
   const body = html`<h1>WebSub: push on every change</h1>
 <p>Instead of polling, subscribe to a topic at the W3C WebSub hub <code>${u}/api/websub/hub</code>. Every time the reviews change, the hub POSTs the full new content of the topic to your HTTPS callback.</p>
 <section class="card" aria-labelledby="topics-h"><h2 id="topics-h">Topics</h2>
-<div class="table-scroll"><table><thead><tr><th scope="col">Topic URL</th><th scope="col">Content-Type of deliveries</th></tr></thead><tbody>
+<div class="table-scroll" tabindex="0"><table><thead><tr><th scope="col">Topic URL</th><th scope="col">Content-Type of deliveries</th></tr></thead><tbody>
 <tr><td><code>${u}/feed.xml</code></td><td><code>application/atom+xml</code></td></tr>
 <tr><td><code>${u}/api/feed.json</code></td><td><code>application/json</code> (JSON Feed 1.1)</td></tr>
 <tr><td><code>${u}/reviews.json</code></td><td><code>application/json</code></td></tr>
@@ -146,6 +216,10 @@ ${code(`POST /hook?user=42\nContent-Type: application/json\nLink: <${u}/api/webs
 <p>Check the signature over the raw body before trusting it:</p>
 ${code(`import { createHmac, timingSafeEqual } from 'node:crypto';\nconst expected = 'sha256=' + createHmac('sha256', secret).update(rawBody).digest('hex');\nconst ok = header.length === expected.length && timingSafeEqual(Buffer.from(header), Buffer.from(expected));`)}
 <p>Acknowledge with any 2xx. Several changes before a delivery arrive as one delivery of the latest content.</p></section>
+<section class="card" aria-labelledby="local-h"><h2 id="local-h">Testing the hub locally over HTTPS</h2>
+<p>Callbacks must be HTTPS on public addresses, so a test on one machine needs two switches: <code>NODE_EXTRA_CA_CERTS</code> makes the service trust a throwaway test CA that signs the callback's certificate, and <code>HUB_ALLOW_PRIVATE_CALLBACKS=true</code> lets the hub call a loopback address (never set it in production). This script does the whole round trip: certificates, a callback, the service, a subscription, a change and its delivery. Run it from the repository (after <code>npm install</code>); it prints the verification and the delivery the callback received.</p>
+${code(LOCAL_HUB_SCRIPT)}
+</section>
 <section class="card" aria-labelledby="rules-h"><h2 id="rules-h">Leases and failures</h2>
 <ul>
 <li>Leases default to 10 days and are clamped to between 1 hour and 30 days; the granted value is in the verification request. Subscribe again before it runs out to renew.</li>

@@ -8,7 +8,7 @@ export class Html {
 
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 
-export function escapeHtml(s: string): string {
+function escapeHtml(s: string): string {
   return s.replace(/[&<>"']/g, (c) => ESCAPES[c]!);
 }
 
@@ -27,11 +27,6 @@ export function html(strings: TemplateStringsArray, ...values: Part[]): Html {
     out += render(v) + strings[i + 1]!;
   });
   return new Html(out);
-}
-
-/** Trusted markup (our own constants only). */
-export function raw(s: string): Html {
-  return new Html(s);
 }
 
 /** JSON inside <script>: "<" is escaped so review text can never close the element. */

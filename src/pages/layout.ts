@@ -1,3 +1,4 @@
+/** The page shell shared by every HTML page. */
 import type { Business } from '../core/schema/business.js';
 import { html, type Html } from './html.js';
 
@@ -6,6 +7,10 @@ export interface PageMeta {
   description: string;
   baseUrl: string;
   path: string;
+  /** The URL this page is the canonical copy of (default: baseUrl + path); null for none. */
+  canonical?: string | null;
+  /** Filtered views repeat the canonical pages' content, so search engines are asked not to index them. */
+  noindex?: boolean;
   business: Business;
   head?: Html;
 }
@@ -26,7 +31,8 @@ export function layout(meta: PageMeta, body: Html): Html {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${meta.title}</title>
 <meta name="description" content="${meta.description}">
-<link rel="canonical" href="${meta.baseUrl}${meta.path}">
+${meta.canonical === null ? '' : html`<link rel="canonical" href="${meta.canonical ?? `${meta.baseUrl}${meta.path}`}">`}
+${meta.noindex ? html`<meta name="robots" content="noindex">` : ''}
 <link rel="icon" href="/favicon.ico" sizes="16x16">
 <link rel="stylesheet" href="/assets/site.css">
 <link rel="alternate" type="application/atom+xml" title="Reviews of ${meta.business.name} (Atom)" href="${meta.baseUrl}/feed.xml">
@@ -44,7 +50,7 @@ ${meta.head}
 ${body}
 </main>
 <footer class="site"><div class="wrap">
-<span>Verified reviews of ${meta.business.name}, published with Reviewcast.</span>
+<span>Customer reviews of ${meta.business.name}, published with Reviewcast.</span>
 <span><a href="/feed.xml">Atom</a> · <a href="/api/feed.json">JSON Feed</a> · <a href="/reviews.json">Data</a> · <a href="/llms.txt">llms.txt</a></span>
 </div></footer>
 </body>

@@ -1,9 +1,12 @@
-import { stars } from '../core/feeds/topics.js';
+/** The review page: filters, pages of reviews and structured data. */
+import { stars } from '../core/feeds/websub-topics.js';
+import { formatCount, ratingSentence, verifiedCount } from '../core/reviews.js';
 import { searchReviews } from '../core/search.js';
 import type { Business } from '../core/schema/business.js';
-import { SearchQuerySchema, type SearchQuery } from '../core/schema/search.js';
+import { fromQueryString } from '../core/schema/query-string.js';
+import { SearchQuerySchema, type SearchRequest } from '../core/schema/search.js';
 import type { Review } from '../core/schema/review.js';
-import type { Snapshot } from '../live/snapshot.js';
+import type { Snapshot } from '../snapshot/snapshot.js';
 import { html, jsonScript, type Html } from './html.js';
 import { layout } from './layout.js';
 
@@ -11,11 +14,30 @@ export const PAGE_SIZE = 20;
 const MAX_PAGE_SCAN = 100_000;
 
 /** The page's own filter names (friendlier in a URL) and the search parameter each becomes. */
-const FILTERS = { rating: 'rating', since: 'since', until: 'until', query: 'query', technician: 'mentions_technician', service: 'mentions_service' } as const;
+const FILTERS = {
+  rating: 'rating',
+  since: 'since',
+  until: 'until',
+  query: 'query',
+  technician: 'mentions_technician',
+  service: 'mentions_service',
+  with_text: 'with_text',
+  with_reply: 'with_reply',
+  sort: 'sort',
+} as const;
+
+/** How the status line names each order; public/reviews.js words it the same. */
+const SORT_WORDS = { newest: 'newest first', oldest: 'oldest first', highest: 'highest rated first', lowest: 'lowest rated first' } as const;
+
+const DATE = new Intl.DateTimeFormat('en-US', { month: 'short', day: 'numeric', year: 'numeric', timeZone: 'UTC' });
+/** A date as people read it ("Mar 5, 2026"); the ISO date stays in the <time> element. public/reviews.js formats the same way. */
+function readableDate(iso: string): string {
+  return DATE.format(new Date(`${iso}T00:00:00Z`));
+}
 
 export interface PageQuery {
   filters: Partial<Record<keyof typeof FILTERS, string>>;
-  search: SearchQuery;
+  search: SearchRequest;
   page: number;
   errors: string[];
 }
@@ -32,7 +54,7 @@ export function parsePageQuery(raw: Record<string, unknown>): PageQuery {
       searchInput[param] = v.trim();
     }
   }
-  let search = SearchQuerySchema.safeParse({ ...searchInput, limit: '100' });
+  let search = SearchQuerySchema.safeParse(fromQueryString(SearchQuerySchema, { ...searchInput, limit: 100 }));
   if (!search.success) {
     for (const i of search.error.issues) {
       const param = String(i.path[0]);
@@ -40,7 +62,7 @@ export function parsePageQuery(raw: Record<string, unknown>): PageQuery {
       errors.push(`${name}: ${i.message}`);
       delete searchInput[param];
     }
-    search = SearchQuerySchema.safeParse({ ...searchInput, limit: '100' });
+    search = SearchQuerySchema.safeParse(fromQueryString(SearchQuerySchema, { ...searchInput, limit: 100 }));
   }
   const pageRaw = typeof raw.page === 'string' ? raw.page : '1';
   const page = /^\d{1,6}$/.test(pageRaw) && Number(pageRaw) >= 1 ? Number(pageRaw) : 1;
@@ -48,24 +70,93 @@ export function parsePageQuery(raw: Record<string, unknown>): PageQuery {
   return { filters, search: search.success ? search.data : { limit: 100 }, page, errors };
 }
 
-function reviewCard(r: Review, business: Business): Html {
-  return html`<li><article class="review card" aria-label="Review by ${r.author}">
-<header><span class="who">${r.author}</span><span class="stars" role="img" aria-label="${r.rating} out of 5 stars">${stars(r.rating)}</span><time datetime="${r.date}">${r.date}</time>${r.verified ? html`<span class="badge verified">Verified</span>` : ''}${r.source_url ? html`<a href="${r.source_url}" rel="nofollow noopener">on ${r.source}</a>` : html`<span class="muted">via ${r.source}</span>`}</header>
-${r.text ? html`<p>${r.text}</p>` : html`<p class="muted">Rating only, no written review.</p>`}
-${r.owner_reply ? html`<div class="reply"><strong>Reply from ${business.name} </strong><time datetime="${r.owner_reply.date}">${r.owner_reply.date}</time><p>${r.owner_reply.text}</p></div>` : ''}
-</article></li>`;
+/**
+ * One review, in the list and on its permalink page; the date links to the permalink.
+ * public/reviews.js builds the same elements with the same words (a page test compares the
+ * two), so a list looks the same whether the server or the script drew it.
+ */
+export function reviewCard(r: Review, business: Business): Html {
+  return html`<li><article class="review card" tabindex="-1" aria-label="Review by ${r.author}"><header><span class="who">${r.author}</span><span class="stars" role="img" aria-label="${r.rating} out of 5 stars">${stars(r.rating)}</span><a href="/reviews/${r.id}" title="Permalink"><time datetime="${r.date}">${readableDate(r.date)}</time></a>${r.verified ? html`<span class="badge verified">Verified</span>` : ''}${r.source_url ? html`<a href="${r.source_url}" rel="nofollow noopener">on ${sourceName(r.source)}</a>` : html`<span class="muted">on ${sourceName(r.source)}</span>`}</header>${r.text ? html`<p>${r.text}</p>` : html`<p class="muted">Rating only, no written review.</p>`}${r.owner_reply ? html`<div class="reply"><strong>Reply from ${business.name}</strong> <time datetime="${r.owner_reply.date}">${readableDate(r.owner_reply.date)}</time><p>${r.owner_reply.text}</p></div>` : ''}</article></li>`;
 }
 
-function jsonLd(snap: Snapshot, baseUrl: string): unknown {
-  const b = snap.business;
-  const a = snap.aggregate;
+/** Page numbers to link: the first, the last and two either side of the current one; null where some are left out. */
+function pageNumbers(page: number, pages: number): (number | null)[] {
+  const out: (number | null)[] = [];
+  for (let p = 1; p <= pages; p++) {
+    if (p === 1 || p === pages || Math.abs(p - page) <= 2) out.push(p);
+    else if (out.at(-1) !== null) out.push(null);
+  }
+  return out;
+}
+
+/** The line above the list; public/reviews.js words it the same. */
+function statusText(matched: number, filtered: boolean, first: number, last: number, sort: keyof typeof SORT_WORDS): string {
+  if (matched === 0) return filtered ? 'No reviews match these filters.' : 'No reviews yet.';
+  return `${formatCount(matched)} review${matched === 1 ? '' : 's'}${filtered ? ' match' : ''}; showing ${formatCount(first)} to ${formatCount(last)}, ${SORT_WORDS[sort]}.`;
+}
+
+/** The option a filter value selects: a roster name or alias picks its entry; anything else is kept as its own option so the next change does not drop it. */
+function technicianOptions(b: Business, value: string | undefined): Html {
+  const wanted = value?.toLowerCase();
+  const hit = wanted === undefined ? undefined : b.technicians.find((t) => t.name.toLowerCase() === wanted || t.aliases.some((a) => a.toLowerCase() === wanted));
+  return html`<option value="">Any</option>${b.technicians.map((t) => html`<option${t === hit ? html` selected` : ''}>${t.name}</option>`)}${value !== undefined && !hit ? html`<option selected>${value}</option>` : ''}`;
+}
+
+function serviceOptions(b: Business, value: string | undefined): Html {
+  const wanted = value?.toLowerCase();
+  const hit = wanted === undefined ? undefined : b.services.find((s) => s.id === wanted || s.label.toLowerCase() === wanted || s.aliases.some((a) => a.toLowerCase() === wanted));
+  return html`<option value="">Any</option>${b.services.map((s) => html`<option value="${s.id}"${s === hit ? html` selected` : ''}>${s.label}</option>`)}${value !== undefined && !hit ? html`<option selected>${value}</option>` : ''}`;
+}
+
+/** Reviews written on the business's own site; the only ones its markup may claim as its own. */
+export const FIRST_PARTY_SOURCE = 'website';
+
+/** Source names as people write them: "on Google", not "on google". */
+const SOURCE_NAMES: Record<string, string> = { google: 'Google', yelp: 'Yelp', facebook: 'Facebook', website: 'this website', tripadvisor: 'Tripadvisor', trustpilot: 'Trustpilot', bbb: 'BBB', angi: 'Angi', houzz: 'Houzz', nextdoor: 'Nextdoor' };
+export function sourceName(source: string): string {
+  return SOURCE_NAMES[source] ?? source.charAt(0).toUpperCase() + source.slice(1);
+}
+
+/** Five stars filled to `value` (partial stars, so 3.62 does not look like 4); the number is said in text beside it. */
+function starMeter(value: number): Html {
+  return html`<span class="star-meter" aria-hidden="true"><span class="star-fill" style="width:${((value / 5) * 100).toFixed(1)}%">★★★★★</span>★★★★★</span>`;
+}
+
+interface FirstParty {
+  ratingValue: number;
+  ratingCount: number;
+  reviewCount: number;
+}
+
+function firstPartyAggregate(reviews: readonly Review[]): FirstParty | null {
+  let sum = 0;
+  let ratingCount = 0;
+  let reviewCount = 0;
+  for (const r of reviews) {
+    if (r.source !== FIRST_PARTY_SOURCE) continue;
+    sum += r.rating;
+    ratingCount++;
+    if (r.text) reviewCount++;
+  }
+  return ratingCount === 0 ? null : { ratingValue: Math.round((sum / ratingCount) * 100) / 100, ratingCount, reviewCount };
+}
+
+/**
+ * schema.org markup of the business. Following Google's review-snippet rules, only reviews
+ * written on this site are marked up (never ones taken from Google, Yelp or Facebook), and only
+ * those shown on this page; the aggregate counts the same first-party reviews: ratingCount every
+ * rating, reviewCount those with text. See docs/pages.md for what this can and cannot earn.
+ */
+function jsonLd(b: Business, baseUrl: string, firstParty: FirstParty | null, shown: readonly Review[]): unknown {
+  const ownShown = shown.filter((r) => r.source === FIRST_PARTY_SOURCE);
   return {
     '@context': 'https://schema.org',
-    '@type': 'HomeAndConstructionBusiness',
+    '@type': b.schema_org_type ?? 'LocalBusiness',
     '@id': `${baseUrl}/#business`,
     name: b.name,
     ...(b.description ? { description: b.description } : {}),
     url: b.url ?? `${baseUrl}/`,
+    ...(b.same_as?.length ? { sameAs: b.same_as } : {}),
     ...(b.telephone ? { telephone: b.telephone } : {}),
     ...(b.email ? { email: b.email } : {}),
     ...(b.address
@@ -85,19 +176,29 @@ function jsonLd(snap: Snapshot, baseUrl: string): unknown {
       ? { openingHoursSpecification: b.opening_hours.map((h) => ({ '@type': 'OpeningHoursSpecification', dayOfWeek: h.days.map((d) => d[0]!.toUpperCase() + d.slice(1)), opens: h.opens, closes: h.closes })) }
       : {}),
     ...(b.service_areas.length ? { areaServed: b.service_areas.map((name) => ({ '@type': 'Place', name })) } : {}),
-    ...(a.rating_value !== null
-      ? { aggregateRating: { '@type': 'AggregateRating', ratingValue: a.rating_value, reviewCount: a.review_count, bestRating: a.best_rating, worstRating: a.worst_rating } }
+    ...(firstParty
+      ? {
+          aggregateRating: {
+            '@type': 'AggregateRating',
+            ratingValue: firstParty.ratingValue,
+            ratingCount: firstParty.ratingCount,
+            reviewCount: firstParty.reviewCount,
+            bestRating: 5,
+            worstRating: 1,
+          },
+        }
       : {}),
-    review: snap.index.reviews
-      .filter((r) => r.text)
-      .slice(0, 10)
-      .map((r) => ({
-        '@type': 'Review',
-        author: { '@type': 'Person', name: r.author },
-        datePublished: r.date,
-        reviewBody: r.text,
-        reviewRating: { '@type': 'Rating', ratingValue: r.rating, bestRating: 5, worstRating: 1 },
-      })),
+    ...(ownShown.length
+      ? {
+          review: ownShown.map((r) => ({
+            '@type': 'Review',
+            author: { '@type': 'Person', name: r.author },
+            datePublished: r.date,
+            ...(r.text ? { reviewBody: r.text } : {}),
+            reviewRating: { '@type': 'Rating', ratingValue: r.rating, bestRating: 5, worstRating: 1 },
+          })),
+        }
+      : {}),
   };
 }
 
@@ -125,7 +226,10 @@ export function renderReviewPage(snap: Snapshot, baseUrl: string, q: PageQuery):
   const pages = Math.max(1, Math.ceil(all.matched / PAGE_SIZE));
   const page = Math.min(q.page, pages);
   const shown = all.reviews.slice((page - 1) * PAGE_SIZE, page * PAGE_SIZE);
-  const filtered = Object.keys(q.filters).length > 0;
+  const filtered = Object.keys(q.filters).some((k) => k !== 'sort');
+  const sort = q.search.sort ?? 'newest';
+  // Any parameter (a filter or another order) makes a view search engines are told to skip.
+  const indexable = Object.keys(q.filters).length === 0;
   const link = (p: number) => {
     const params = new URLSearchParams(q.filters as Record<string, string>);
     if (p > 1) params.set('page', String(p));
@@ -133,70 +237,81 @@ export function renderReviewPage(snap: Snapshot, baseUrl: string, q: PageQuery):
     return s ? `/?${s}` : '/';
   };
   const total = a.review_count || 1;
+  const verified = verifiedCount(snap.index.reviews);
+  const firstParty = firstPartyAggregate(snap.index.reviews);
   const aspects = ins.aspects.filter((x) => x.mention_count > 0).sort((x, y) => y.mention_count - x.mention_count);
 
   const body = html`
 <h1>${b.name}</h1>
-<p class="muted">${a.rating_value === null ? 'No reviews yet.' : html`Rated <strong>${a.rating_value}</strong> out of 5 from ${a.review_count} verified reviews.`}</p>
-<div class="grid">
-<section class="card" aria-labelledby="rating-h">
+<p class="muted">${ratingSentence(a, verified)}</p>
+<section class="card rating-card" aria-labelledby="rating-h">
 <h2 id="rating-h">Rating</h2>
-<p><span class="rating-big">${a.rating_value ?? '–'}</span> <span class="stars" role="img" aria-label="${a.rating_value ?? 0} out of 5 stars">${stars(Math.round(a.rating_value ?? 0))}</span></p>
-<ul class="bars" aria-label="Reviews by star rating">
+<p class="rating-line"><span class="rating-big">${a.rating_value ?? '–'}</span> ${starMeter(a.rating_value ?? 0)} <span>${a.rating_value === null ? 'No ratings yet' : `out of 5, from ${formatCount(a.review_count)} review${a.review_count === 1 ? '' : 's'}`}</span></p>
+<ul class="bars" aria-label="Reviews by star rating: choose one to show only those">
 ${[5, 4, 3, 2, 1].map((s) => {
   const n = a.distribution[String(s) as '1'];
-  return html`<li><span>${s} star${s === 1 ? '' : 's'}</span><span class="bar" aria-hidden="true"><span style="width:${((n / total) * 100).toFixed(1)}%"></span></span><span class="num">${n}</span></li>`;
+  return html`<li><a href="/?rating=${s}#reviews" data-rating="${s}"${q.filters.rating === String(s) ? html` aria-current="true"` : ''}>${s} star${s === 1 ? '' : 's'}</a><span class="bar" aria-hidden="true"><span style="width:${((n / total) * 100).toFixed(1)}%"></span></span><span class="num">${formatCount(n)}</span></li>`;
 })}
 </ul>
+<p class="muted">${formatCount(verified)} of ${formatCount(a.review_count)} come from a verified source.${firstParty ? ` Left on this website: ${firstParty.ratingValue} out of 5 from ${formatCount(firstParty.ratingCount)} rating${firstParty.ratingCount === 1 ? '' : 's'}, ${formatCount(firstParty.reviewCount)} with a written review.` : ''}</p>
 </section>
-${businessCard(b)}
-</div>
+<section class="card" id="reviews" aria-labelledby="reviews-h">
+<h2 id="reviews-h">Reviews</h2>
+<form class="filters" method="get" action="/" role="search" aria-label="Filter reviews">
+<label>Sort<select name="sort">${(Object.keys(SORT_WORDS) as (keyof typeof SORT_WORDS)[]).map((s) => html`<option value="${s}"${sort === s ? html` selected` : ''}>${s === 'newest' ? 'Newest' : s === 'oldest' ? 'Oldest' : s === 'highest' ? 'Highest rated' : 'Lowest rated'}</option>`)}</select></label>
+<label>Stars<select name="rating"><option value="">Any</option>${[5, 4, 3, 2, 1].map((s) => html`<option value="${s}"${q.filters.rating === String(s) ? html` selected` : ''}>${s} star${s === 1 ? '' : 's'}</option>`)}</select></label>
+<label>From<input type="date" name="since" value="${q.filters.since ?? ''}"></label>
+<label>To<input type="date" name="until" value="${q.filters.until ?? ''}"></label>
+<label>Text<input type="search" name="query" value="${q.filters.query ?? ''}" placeholder="e.g. on time"></label>
+<label>Technician<select name="technician">${technicianOptions(b, q.filters.technician)}</select></label>
+<label>Service<select name="service">${serviceOptions(b, q.filters.service)}</select></label>
+<fieldset class="toggles"><legend class="sr-only">Only reviews</legend>
+<label class="check"><input type="checkbox" name="with_text" value="true"${q.filters.with_text === 'true' ? html` checked` : ''}> With text only</label>
+<label class="check"><input type="checkbox" name="with_reply" value="true"${q.filters.with_reply === 'true' ? html` checked` : ''}> With owner reply</label>
+</fieldset>
+<div><button type="submit">Apply filters</button> <a id="clear-filters" href="/"${filtered ? '' : html` hidden`}>Clear filters</a></div>
+</form>
+${q.errors.length ? html`<p class="card error" role="alert">Some filters were ignored: ${q.errors.join('; ')}</p>` : ''}
+<p id="review-status" role="status" aria-live="polite">${statusText(all.matched, filtered, (page - 1) * PAGE_SIZE + 1, (page - 1) * PAGE_SIZE + shown.length, sort)}</p>
+<ol class="reviews" id="review-list" data-business="${b.name}">${shown.map((r) => reviewCard(r, b))}</ol>
+<nav class="pager" id="pager" aria-label="Pages">
+${page > 1 ? html`<a class="button" rel="prev" href="${link(page - 1)}">Previous</a>` : ''}
+<ul class="pages">${pageNumbers(page, pages).map((p) => (p === null ? html`<li aria-hidden="true">…</li>` : p === page ? html`<li><a href="${link(p)}" aria-current="page" aria-label="Page ${p} of ${pages}">${p}</a></li>` : html`<li><a href="${link(p)}" aria-label="Page ${p}">${p}</a></li>`))}</ul>
+${page < pages ? html`<a class="button" rel="next" href="${link(page + 1)}">Next</a>` : ''}
+</nav>
+</section>
 ${ins.summary ? html`<section class="card" aria-labelledby="summary-h"><h2 id="summary-h">Summary</h2><p>${ins.summary}</p>
-${ins.pull_quote ? html`<figure><blockquote>${ins.pull_quote.text}</blockquote><figcaption class="muted">${ins.pull_quote.author}, ${ins.pull_quote.rating} stars, ${ins.pull_quote.date}</figcaption></figure>` : ''}</section>` : ''}
+${ins.pull_quote ? html`<figure><blockquote>${ins.pull_quote.text}</blockquote><figcaption class="muted">${ins.pull_quote.author}, ${ins.pull_quote.rating} stars, <time datetime="${ins.pull_quote.date}">${readableDate(ins.pull_quote.date)}</time></figcaption></figure>` : ''}</section>` : ''}
 ${aspects.length ? html`<section class="card" aria-labelledby="aspects-h"><h2 id="aspects-h">What customers say</h2>
 <p class="muted">Share of positive mentions per aspect, found in the review text by a local analysis (<a href="/insights.json">insights.json</a>).</p>
 <ul class="bars">${aspects.map((x) => html`<li><span>${x.label}</span><span class="bar pos" aria-hidden="true"><span style="width:${x.positive_pct}%"></span></span><span class="num">${x.positive_pct}%<span class="sr-only"> positive of ${x.mention_count} mentions</span></span></li>`)}</ul>
 </section>` : ''}
 <div class="grid">
-${ins.entities.technicians.length ? html`<section class="card" aria-labelledby="tech-h"><h2 id="tech-h">Technicians</h2><div class="table-scroll"><table>
+${ins.entities.technicians.length ? html`<section class="card" aria-labelledby="tech-h"><h2 id="tech-h">Technicians</h2><div class="table-scroll" tabindex="0"><table>
 <thead><tr><th scope="col">Name</th><th scope="col" class="num">Reviews</th><th scope="col" class="num">Avg. rating</th><th scope="col" class="num">Positive</th></tr></thead>
-<tbody>${ins.entities.technicians.map((t) => html`<tr><th scope="row"><a href="/?technician=${encodeURIComponent(t.name)}">${t.name}</a></th><td class="num">${t.mention_count}</td><td class="num">${t.average_rating ?? '–'}</td><td class="num">${t.mention_count ? Math.round((t.sentiment.positive / t.mention_count) * 100) : 0}%</td></tr>`)}</tbody>
+<tbody>${ins.entities.technicians.map((t) => html`<tr><th scope="row"><a href="/?technician=${encodeURIComponent(t.name)}">${t.name}</a></th><td class="num">${formatCount(t.mention_count)}</td><td class="num">${t.average_rating ?? '–'}</td><td class="num">${t.mention_count ? Math.round((t.sentiment.positive / t.mention_count) * 100) : 0}%</td></tr>`)}</tbody>
 </table></div></section>` : ''}
-${ins.entities.services.length ? html`<section class="card" aria-labelledby="svc-h"><h2 id="svc-h">Services</h2><div class="table-scroll"><table>
+${ins.entities.services.length ? html`<section class="card" aria-labelledby="svc-h"><h2 id="svc-h">Services</h2><div class="table-scroll" tabindex="0"><table>
 <thead><tr><th scope="col">Service</th><th scope="col" class="num">Reviews</th><th scope="col" class="num">Avg. rating</th></tr></thead>
-<tbody>${ins.entities.services.map((s) => html`<tr><th scope="row"><a href="/?service=${encodeURIComponent(s.id)}">${s.label}</a></th><td class="num">${s.mention_count}</td><td class="num">${s.average_rating ?? '–'}</td></tr>`)}</tbody>
+<tbody>${ins.entities.services.map((s) => html`<tr><th scope="row"><a href="/?service=${encodeURIComponent(s.id)}">${s.label}</a></th><td class="num">${formatCount(s.mention_count)}</td><td class="num">${s.average_rating ?? '–'}</td></tr>`)}</tbody>
 </table></div></section>` : ''}
 </div>
-<section class="card" aria-labelledby="reviews-h">
-<h2 id="reviews-h">Reviews</h2>
-<form class="filters" method="get" action="/" role="search" aria-label="Filter reviews">
-<label>Stars<select name="rating"><option value="">Any</option>${[5, 4, 3, 2, 1].map((s) => html`<option value="${s}"${q.filters.rating === String(s) ? html` selected` : ''}>${s} star${s === 1 ? '' : 's'}</option>`)}</select></label>
-<label>From<input type="date" name="since" value="${q.filters.since ?? ''}"></label>
-<label>To<input type="date" name="until" value="${q.filters.until ?? ''}"></label>
-<label>Text<input type="search" name="query" value="${q.filters.query ?? ''}" placeholder="e.g. on time"></label>
-<label>Technician<select name="technician"><option value="">Any</option>${b.technicians.map((t) => html`<option${q.filters.technician === t.name ? html` selected` : ''}>${t.name}</option>`)}</select></label>
-<label>Service<select name="service"><option value="">Any</option>${b.services.map((s) => html`<option value="${s.id}"${q.filters.service === s.id ? html` selected` : ''}>${s.label}</option>`)}</select></label>
-<div><button type="submit">Apply filters</button>${filtered ? html` <a href="/">Clear</a>` : ''}</div>
-</form>
-${q.errors.length ? html`<p class="card error" role="alert">Some filters were ignored: ${q.errors.join('; ')}</p>` : ''}
-<p id="review-status" role="status" aria-live="polite">${all.matched} review${all.matched === 1 ? '' : 's'}${filtered ? ' match' : ''}; showing ${shown.length ? `${(page - 1) * PAGE_SIZE + 1} to ${(page - 1) * PAGE_SIZE + shown.length}` : 'none'}, newest first.</p>
-<ol class="reviews" id="review-list">${shown.map((r) => reviewCard(r, b))}</ol>
-<nav class="pager" id="pager" aria-label="Pages">
-${page > 1 ? html`<a class="button" rel="prev" href="${link(page - 1)}">Newer</a>` : ''}
-<span>Page ${page} of ${pages}</span>
-${page < pages ? html`<a class="button" rel="next" href="${link(page + 1)}">Older</a>` : ''}
-</nav>
-</section>
+<div class="grid">
+${businessCard(b)}
+</div>
 <script src="/assets/reviews.js" defer></script>`;
 
   return layout(
     {
-      title: `${b.name}: verified customer reviews`,
-      description: ins.summary ?? `Verified customer reviews of ${b.name}.`,
+      title: `${b.name}: customer reviews${page > 1 ? `, page ${page}` : ''}`,
+      description: `${ratingSentence(a, verified)}${ins.summary ? ` ${ins.summary}` : ''}`,
       baseUrl,
       path: '/',
+      // Each page of the unfiltered list is its own canonical page; filtered views are not indexed.
+      canonical: indexable ? `${baseUrl}${link(page)}` : null,
+      noindex: !indexable,
       business: b,
-      head: html`<script type="application/ld+json">${jsonScript(jsonLd(snap, baseUrl))}</script>`,
+      head: !indexable ? undefined : html`<script type="application/ld+json">${jsonScript(jsonLd(b, baseUrl, firstParty, shown))}</script>`,
     },
     body,
   );

@@ -1,5 +1,9 @@
-import type { Snapshot } from '../live/snapshot.js';
+/** The text pages: llms.txt and robots.txt. */
+import { create } from 'xmlbuilder2';
+import type { Snapshot } from '../snapshot/snapshot.js';
+import { PAGE_SIZE } from './review-page.js';
 import { toolList } from '../mcp/mcp-server.js';
+import { ratingSentence, verifiedCount } from '../core/reviews.js';
 
 /** /llms.txt: what the business is and where the data and tools are, for language models (llmstxt.org layout). */
 export function renderLlmsTxt(snap: Snapshot, baseUrl: string): string {
@@ -7,9 +11,9 @@ export function renderLlmsTxt(snap: Snapshot, baseUrl: string): string {
   const a = snap.aggregate;
   const ins = snap.insights();
   const lines = [
-    `# ${b.name}: verified customer reviews`,
+    `# ${b.name}: customer reviews`,
     '',
-    `> ${a.rating_value === null ? 'No reviews yet.' : `Rated ${a.rating_value} out of 5 from ${a.review_count} verified reviews.`}${b.description ? ` ${b.description}` : ''}`,
+    `> ${ratingSentence(a, verifiedCount(snap.index.reviews))}${b.description ? ` ${b.description}` : ''}`,
     '',
   ];
   if (ins.summary) lines.push(ins.summary, '');
@@ -23,8 +27,9 @@ export function renderLlmsTxt(snap: Snapshot, baseUrl: string): string {
     '## Data',
     `- [All reviews](${baseUrl}/reviews.json): business profile, aggregate rating and every review (JSON)`,
     `- [Insights](${baseUrl}/insights.json): sentiment by aspect, technicians, services, trend, FAQ, summary (JSON)`,
-    `- [Search](${baseUrl}/api/reviews/search?query=on%20time&limit=5): filters rating, min_rating, since, until, query, mentions_technician, mentions_service, limit`,
+    `- [Search](${baseUrl}/api/reviews/search?query=on%20time&limit=5): filters rating, min_rating, since, until, query, mentions_technician, mentions_service, with_text, with_reply, limit; sort (newest, oldest, highest, lowest); cursor (next_cursor of the page before)`,
     `- [Newest reviews, JSON Feed](${baseUrl}/api/feed.json) and [Atom](${baseUrl}/feed.xml)`,
+    `- One review: ${baseUrl}/reviews/{id}, the page every review's \`url\` names (HTML with JSON-LD); cite it when quoting a review`,
     `- [OpenAPI description](${baseUrl}/.well-known/openapi.json)`,
     '',
     '## MCP',
@@ -41,5 +46,23 @@ export function renderLlmsTxt(snap: Snapshot, baseUrl: string): string {
 }
 
 export function renderRobotsTxt(baseUrl: string): string {
-  return ['User-agent: *', 'Allow: /', '', `# Machine-readable data: ${baseUrl}/reviews.json, ${baseUrl}/llms.txt`, ''].join('\n');
+  return ['User-agent: *', 'Allow: /', '', `Sitemap: ${baseUrl}/sitemap.xml`, '', `# Machine-readable data: ${baseUrl}/reviews.json, ${baseUrl}/llms.txt`, ''].join('\n');
+}
+
+/** A sitemap holds at most this many URLs (sitemaps.org). */
+const SITEMAP_MAX_URLS = 50_000;
+
+/** /sitemap.xml: the pages and every page of the unfiltered review list (filtered views are noindex). */
+export function renderSitemap(snap: Snapshot, baseUrl: string): string {
+  const lastmod = snap.lastModified.toISOString();
+  const paths = ['/', '/developers', '/developers/api', '/developers/mcp', '/developers/webhooks'];
+  const reviewPages = Math.min(Math.ceil(snap.aggregate.review_count / PAGE_SIZE), SITEMAP_MAX_URLS - paths.length);
+  for (let p = 2; p <= reviewPages; p++) paths.push(`/?page=${p}`);
+  const urlset = create({ version: '1.0', encoding: 'UTF-8' }).ele('http://www.sitemaps.org/schemas/sitemap/0.9', 'urlset');
+  for (const path of paths) {
+    const url = urlset.ele('url');
+    url.ele('loc').txt(`${baseUrl}${path}`);
+    url.ele('lastmod').txt(lastmod);
+  }
+  return urlset.end({ prettyPrint: true });
 }
