@@ -90,7 +90,7 @@ describe('GET /api/reviews/search filters', () => {
   it('returns reviews with every field', async () => {
     const res = await fetch(`${svc.url}/api/reviews/search?rating=1`);
     const body = (await res.json()) as { reviews: Record<string, unknown>[] };
-    assert.deepEqual(body.reviews[0], REVIEWS[3]);
+    assert.deepEqual(body.reviews[0], { ...REVIEWS[3], url: `${svc.url}/reviews/${REVIEWS[3]!.id}` }, 'the stored review and its permalink');
   });
 });
 
@@ -111,6 +111,9 @@ describe('GET /api/reviews/search validation', () => {
     ['rating=4.5', 'rating'],
     ['rating=five', 'rating'],
     ['rating=', 'rating'],
+    ['rating=true', 'rating'],
+    ['rating=[5]', 'rating'],
+    ['limit=true', 'limit'],
     ['min_rating=0.5', 'min_rating'],
     ['min_rating=5.1', 'min_rating'],
     ['min_rating=x', 'min_rating'],
@@ -126,6 +129,7 @@ describe('GET /api/reviews/search validation', () => {
     ['mentions_technician=', 'mentions_technician'],
     ['mentions_service=', 'mentions_service'],
     ['sort=date', 'sort'],
+    ['cursor=', 'cursor'],
     ['rating=5&rating=4', 'rating'],
   ];
   for (const [qs, parameter] of cases) {
@@ -135,9 +139,16 @@ describe('GET /api/reviews/search validation', () => {
     });
   }
   it('names unknown and repeated parameters with their own codes', async () => {
-    const found = await issues('sort=date&limit=1&limit=2');
-    assert.deepEqual(found.map((i) => [i.parameter, i.code]).sort(), [['limit', 'repeated_parameter'], ['sort', 'unknown_parameter']]);
-    assert.match(found.find((i) => i.parameter === 'sort')!.message, /known parameters: rating, min_rating/);
+    const found = await issues('order=date&limit=1&limit=2');
+    assert.deepEqual(found.map((i) => [i.parameter, i.code]).sort(), [['limit', 'repeated_parameter'], ['order', 'unknown_parameter']]);
+    assert.match(found.find((i) => i.parameter === 'order')!.message, /known parameters: rating, min_rating.*sort, cursor/);
+  });
+  it('text that is not a number is the wrong type, not a number out of range', async () => {
+    for (const qs of ['rating=true', 'rating=', 'limit=null']) {
+      const [issue] = await issues(qs);
+      assert.equal(issue!.code, 'invalid_type', qs);
+      assert.match(issue!.message, /expected number, received string/, qs);
+    }
   });
   it('reports every problem at once', async () => {
     const found = await issues('rating=9&limit=0&since=2026-02-30');

@@ -1,8 +1,11 @@
+/** Review search over the word index: filters, sorts and cursors, and reviews since a date. */
+import { createHash } from 'node:crypto';
+import { z } from 'zod';
 import type { Business } from './schema/business.js';
 import type { Review } from './schema/review.js';
-import type { SearchQuery, SearchResult } from './schema/search.js';
+import type { SearchHits, SearchRequest, SearchResult, SinceResult } from './schema/search.js';
 import { wholeWordMatcher } from './text-match.js';
-import { sortNewestFirst } from './reviews.js';
+import { publishReview, sortNewestFirst } from './reviews.js';
 import { WordIndex } from './word-index.js';
 
 /** Filters kept per index: one per distinct technician, service or query text asked for. */
@@ -47,15 +50,27 @@ export class ReviewIndex {
   readonly lowerText: readonly string[];
   readonly ratings: Uint8Array;
   private wordIndex: WordIndex | null = null;
+  private digest: string | null = null;
   private readonly filters = new Map<string, Filter>();
 
   constructor(
     readonly business: Business,
     reviews: readonly Review[],
+    private readonly dataVersion: string,
   ) {
     this.reviews = sortNewestFirst(reviews);
     this.lowerText = this.reviews.map((r) => (r.text ?? '').toLowerCase());
     this.ratings = Uint8Array.from(this.reviews, (r) => r.rating);
+  }
+
+  /**
+   * Names the data this index was built from (the store's revision and when it was made): cursors
+   * carry it, so one made before the data changed is refused after. Replicas serving the same
+   * revision give the same name, so they accept each other's cursors.
+   */
+  fingerprint(): string {
+    this.digest ??= createHash('sha256').update(this.dataVersion).digest('hex');
+    return this.digest;
   }
 
   words(): WordIndex {
@@ -66,6 +81,16 @@ export class ReviewIndex {
   /** Reviews rated `min` stars or more (`exact`: exactly `min`). */
   rated(min: number, exact: boolean): Filter {
     return remember(this.filters, `r:${min}:${exact}`, () => filterOf(this.ratings.map((r) => (exact ? r === min : r >= min) ? 1 : 0)));
+  }
+
+  /** Reviews with text (`wanted` true) or rating-only (false). */
+  withText(wanted: boolean): Filter {
+    return remember(this.filters, `t:${wanted}`, () => filterOf(Uint8Array.from(this.reviews, (r) => ((r.text !== null) === wanted ? 1 : 0))));
+  }
+
+  /** Reviews with an owner reply (`wanted` true) or without one (false). */
+  withReply(wanted: boolean): Filter {
+    return remember(this.filters, `o:${wanted}`, () => filterOf(Uint8Array.from(this.reviews, (r) => ((r.owner_reply !== null) === wanted ? 1 : 0))));
   }
 
   /** Reviews whose text matches `matcher`. */
@@ -118,37 +143,133 @@ function lowerBound(list: Int32Array, value: number): number {
   return lo;
 }
 
-export function buildReviewIndex(business: Business, reviews: readonly Review[]): ReviewIndex {
-  return new ReviewIndex(business, reviews);
+/** `dataVersion` changes whenever the business or the reviews change (the snapshot passes the store's revision). */
+export function buildReviewIndex(business: Business, reviews: readonly Review[], dataVersion: string): ReviewIndex {
+  return new ReviewIndex(business, reviews, dataVersion);
+}
+
+const norm = (s: string) => s.trim().toLowerCase();
+
+/** The technician a name or alias names, ignoring case and surrounding spaces (roster entries, or the insights' technician entities). */
+export function findTechnician<T extends { name: string; aliases: readonly string[] }>(technicians: readonly T[], name: string): T | undefined {
+  const wanted = norm(name);
+  return technicians.find((t) => norm(t.name) === wanted || t.aliases.some((a) => norm(a) === wanted));
+}
+
+/** The catalog service an id, label or alias names, ignoring case and surrounding spaces. */
+export function findService<T extends { id: string; label: string; aliases: readonly string[] }>(services: readonly T[], service: string): T | undefined {
+  const wanted = norm(service);
+  return services.find((s) => s.id === wanted || norm(s.label) === wanted || s.aliases.some((a) => norm(a) === wanted));
 }
 
 /** Names a technician goes by: the roster entry's name and aliases when the name is on it. */
 export function technicianNames(business: Business, name: string): string[] {
-  const wanted = name.trim().toLowerCase();
-  const tech = business.technicians.find(
-    (t) => t.name.toLowerCase() === wanted || t.aliases.some((a) => a.toLowerCase() === wanted),
-  );
+  const tech = findTechnician(business.technicians, name);
   return tech ? [tech.name, ...tech.aliases] : [name];
 }
 
 /** Words a service goes by: label and aliases of the catalog entry matched by id, label or alias. */
 export function serviceTerms(business: Business, service: string): string[] {
-  const wanted = service.trim().toLowerCase();
-  const svc = business.services.find(
-    (s) => s.id === wanted || s.label.toLowerCase() === wanted || s.aliases.some((a) => a.toLowerCase() === wanted),
-  );
+  const svc = findService(business.services, service);
   return svc ? [svc.label, ...svc.aliases] : [service.replace(/[_-]+/g, ' ')];
 }
 
 const NOTHING: Filter = { positions: new Int32Array(0), has: () => false };
 
+/** A cursor that cannot be used: garbled, from another search, or from data that has changed since. */
+export class InvalidCursor extends Error {}
+
 /**
- * The one search: every filter given applies; results newest first. Each filter is a list of
- * positions; the dates narrow them to a range by binary search, the shortest list in that range
- * is walked and the others are asked about each of its positions. With a single filter the
- * count is the length of its range, so the cost is a binary search and `limit` reviews.
+ * One run of the result order: the positions (in the newest-first list) passing every filter of
+ * the segment, walked forwards (newest first) or backwards. The shortest filter drives the walk;
+ * the others are asked about each of its positions.
  */
-export function searchReviews(index: ReviewIndex, q: SearchQuery): SearchResult {
+interface Segment {
+  lo: number;
+  hi: number;
+  at(k: number): number;
+  /** First k whose position is >= p. */
+  bound(p: number): number;
+  others: Filter[];
+}
+
+function segmentOf(filters: Filter[], from: number, to: number): Segment {
+  if (filters.length === 0) return { lo: from, hi: to, at: (k) => k, bound: (p) => p, others: [] };
+  const ranges = filters.map((f) => ({ f, lo: lowerBound(f.positions, from), hi: lowerBound(f.positions, to) }));
+  ranges.sort((a, b) => a.hi - a.lo - (b.hi - b.lo));
+  const [driver, ...others] = ranges;
+  const { positions } = driver!.f;
+  return { lo: driver!.lo, hi: driver!.hi, at: (k) => positions[k]!, bound: (p) => lowerBound(positions, p), others: others.map((o) => o.f) };
+}
+
+function count(seg: Segment): number {
+  if (seg.others.length === 0) return seg.hi - seg.lo;
+  let n = 0;
+  for (let k = seg.lo; k < seg.hi; k++) if (seg.others.every((o) => o.has(seg.at(k)))) n++;
+  return n;
+}
+
+/** Where a page ends: the segment and the position of its last review. */
+interface Place {
+  segment: number;
+  position: number;
+}
+
+const CursorPayload = z.strictObject({
+  v: z.literal(1),
+  d: z.string(),
+  s: z.int().min(0),
+  p: z.int().min(0),
+  c: z.string(),
+});
+
+const digest = (s: string) => createHash('sha256').update(s).digest('base64url');
+
+/** What makes two searches the same search for a cursor: every filter and the sort, not the limit. */
+function searchKey(q: SearchRequest): string {
+  return JSON.stringify([q.sort ?? 'newest', q.rating, q.min_rating, q.since, q.until, q.query, q.mentions_technician, q.mentions_service, q.with_text, q.with_reply]);
+}
+
+/**
+ * A cursor names the last review of a page by its place in the order, with the data's
+ * fingerprint (so it is refused once the data changes) and a check over both and the search
+ * (so an altered cursor, or one from another search, is refused rather than misread). It is
+ * opaque, not secret: forging one gains nothing a first page would not give.
+ */
+function encodeCursor(index: ReviewIndex, q: SearchRequest, place: Place): string {
+  const d = index.fingerprint().slice(0, 16);
+  const c = digest(`${index.fingerprint()}|${searchKey(q)}|${place.segment}|${place.position}`).slice(0, 16);
+  return Buffer.from(JSON.stringify({ v: 1, d, s: place.segment, p: place.position, c })).toString('base64url');
+}
+
+const RESTART = 'start again from the first page by leaving cursor out';
+
+function decodeCursor(index: ReviewIndex, q: SearchRequest, cursor: string, segments: number): Place {
+  let payload: unknown;
+  try {
+    payload = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+  } catch {
+    payload = undefined;
+  }
+  const parsed = CursorPayload.safeParse(payload);
+  if (!parsed.success) throw new InvalidCursor(`cursor is not one this service issued (garbled or altered); ${RESTART}`);
+  const { d, s, p, c } = parsed.data;
+  if (d !== index.fingerprint().slice(0, 16)) throw new InvalidCursor(`the reviews changed since this cursor was issued, so its pages would skip or repeat reviews; ${RESTART}`);
+  if (c !== digest(`${index.fingerprint()}|${searchKey(q)}|${s}|${p}`).slice(0, 16) || s >= segments || p >= index.reviews.length) {
+    throw new InvalidCursor(`cursor belongs to a different search (the filters or sort changed) or was altered; ${RESTART}`);
+  }
+  return { segment: s, position: p };
+}
+
+/**
+ * The one search: every filter given applies; results in the order `sort` asks for, a page of
+ * `limit` at a time from `cursor`. Each filter is a list of positions in the newest-first list;
+ * the dates narrow them to a range by binary search, the shortest list in that range is walked
+ * and the others are asked about each of its positions. Sorting by stars walks one segment per
+ * star rating, each newest first. With a single filter the count is the length of its range, so
+ * the cost is a binary search and `limit` reviews. Throws InvalidCursor for a cursor it cannot use.
+ */
+export function searchReviews(index: ReviewIndex, q: SearchRequest): SearchHits {
   const filters: Filter[] = [];
   if (q.rating !== undefined) filters.push(index.rated(q.rating, true));
   // Ratings are whole stars: at least 4.5 means 5.
@@ -163,34 +284,53 @@ export function searchReviews(index: ReviewIndex, q: SearchQuery): SearchResult 
     filters.push(matcher ? index.mentions(matcher) : NOTHING);
   }
   if (q.query !== undefined) filters.push(index.containing(q.query.toLowerCase()));
+  if (q.with_text !== undefined) filters.push(index.withText(q.with_text));
+  if (q.with_reply !== undefined) filters.push(index.withReply(q.with_reply));
 
+  const sort = q.sort ?? 'newest';
   const limit = q.limit ?? 20;
   const [from, to] = index.dateRange(q.since, q.until);
-  const out: Review[] = [];
-  if (filters.length === 0) {
-    for (let i = from; i < Math.min(to, from + limit); i++) out.push(index.reviews[i]!);
-    return { matched: to - from, returned: out.length, reviews: out };
+  const byStars = sort === 'highest' ? [5, 4, 3, 2, 1] : sort === 'lowest' ? [1, 2, 3, 4, 5] : null;
+  const segments = byStars ? byStars.map((r) => segmentOf([...filters, index.rated(r, true)], from, to)) : [segmentOf(filters, from, to)];
+  const backwards = sort === 'oldest';
+  const start = q.cursor === undefined ? null : decodeCursor(index, q, q.cursor, segments.length);
+
+  // One review past the page tells whether there is a next page.
+  const page: Place[] = [];
+  for (let s = start?.segment ?? 0; s < segments.length && page.length <= limit; s++) {
+    const seg = segments[s]!;
+    const resume = start !== null && s === start.segment;
+    const take = (k: number) => {
+      const i = seg.at(k);
+      if (seg.others.every((o) => o.has(i))) page.push({ segment: s, position: i });
+    };
+    if (backwards) for (let k = resume ? Math.min(seg.hi, seg.bound(start.position)) - 1 : seg.hi - 1; k >= seg.lo && page.length <= limit; k--) take(k);
+    else for (let k = resume ? Math.max(seg.lo, seg.bound(start.position + 1)) : seg.lo; k < seg.hi && page.length <= limit; k++) take(k);
   }
-  const ranges = filters.map((f) => ({ f, lo: lowerBound(f.positions, from), hi: lowerBound(f.positions, to) }));
-  ranges.sort((a, b) => a.hi - a.lo - (b.hi - b.lo));
-  const [driver, ...others] = ranges;
-  const { positions } = driver!.f;
-  if (others.length === 0) {
-    for (let k = driver!.lo; k < Math.min(driver!.hi, driver!.lo + limit); k++) out.push(index.reviews[positions[k]!]!);
-    return { matched: driver!.hi - driver!.lo, returned: out.length, reviews: out };
-  }
-  let matched = 0;
-  for (let k = driver!.lo; k < driver!.hi; k++) {
-    const i = positions[k]!;
-    if (!others.every((o) => o.f.has(i))) continue;
-    matched++;
-    if (out.length < limit) out.push(index.reviews[i]!);
-  }
-  return { matched, returned: out.length, reviews: out };
+  const more = page.length > limit;
+  if (more) page.pop();
+  const reviews = page.map((p) => index.reviews[p.position]!);
+  return {
+    matched: segments.reduce((n, seg) => n + count(seg), 0),
+    returned: reviews.length,
+    reviews,
+    next_cursor: more ? encodeCursor(index, q, page.at(-1)!) : null,
+  };
+}
+
+/** A search's answer as the API and MCP serve it: each review with its permalink. */
+export function publishHits(hits: SearchHits, baseUrl: string): SearchResult {
+  return { ...hits, reviews: hits.reviews.map((r) => publishReview(r, baseUrl)) };
 }
 
 /** Reviews dated on or after `date`, newest first. */
 export function reviewsSince(index: ReviewIndex, date: string): Review[] {
   const [from, to] = index.dateRange(date, undefined);
   return index.reviews.slice(from, to);
+}
+
+/** The answer of /api/reviews/since/{date} and the MCP tool get_reviews_since. */
+export function sinceResult(index: ReviewIndex, date: string, baseUrl: string): SinceResult {
+  const reviews = reviewsSince(index, date).map((r) => publishReview(r, baseUrl));
+  return { since: date, count: reviews.length, reviews };
 }

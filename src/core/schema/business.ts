@@ -1,7 +1,8 @@
+/** The business profile schema. */
 import { z } from 'zod';
 import { WebUrl } from './common.js';
 
-export const AddressSchema = z
+const AddressSchema = z
   .object({
     street_address: z.string().max(200).optional().describe('Street and number'),
     locality: z.string().max(100).optional().describe('City or town'),
@@ -12,7 +13,7 @@ export const AddressSchema = z
   .strict()
   .meta({ id: 'Address', description: 'Postal address (schema.org PostalAddress)' });
 
-export const GeoSchema = z
+const GeoSchema = z
   .object({
     latitude: z.number().min(-90).max(90),
     longitude: z.number().min(-180).max(180),
@@ -20,10 +21,10 @@ export const GeoSchema = z
   .strict()
   .meta({ id: 'Geo', description: 'WGS 84 coordinates' });
 
-export const Weekday = z.enum(['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday']);
+const Weekday = z.enum(['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday']);
 const ClockTime = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'must be a 24-hour time HH:MM');
 
-export const OpeningHoursSchema = z
+const OpeningHoursSchema = z
   .object({
     days: z.array(Weekday).min(1).describe('Days these hours apply to'),
     opens: ClockTime.describe('Opening time, HH:MM (24-hour, local time)'),
@@ -34,7 +35,7 @@ export const OpeningHoursSchema = z
 
 const Slug = z.string().regex(/^[a-z0-9][a-z0-9_-]*$/, 'must be a lower-case id of letters, digits, _ or -');
 
-export const ServiceSchema = z
+const ServiceSchema = z
   .object({
     id: Slug.describe('Stable service id, used by mentions_service'),
     label: z.string().min(1).max(100).describe('Display name'),
@@ -43,7 +44,7 @@ export const ServiceSchema = z
   .strict()
   .meta({ id: 'Service', description: 'A service the business offers' });
 
-export const TechnicianSchema = z
+const TechnicianSchema = z
   .object({
     name: z.string().min(1).max(100).describe('Name as customers write it'),
     aliases: z.array(z.string().min(1).max(100)).default([]).describe('Nicknames and full names'),
@@ -51,7 +52,7 @@ export const TechnicianSchema = z
   .strict()
   .meta({ id: 'Technician', description: 'A member of staff customers may name in reviews' });
 
-export const CustomAspectSchema = z
+const CustomAspectSchema = z
   .object({
     id: Slug.describe('New aspect id (must not be a built-in one)'),
     label: z.string().min(1).max(100),
@@ -76,9 +77,17 @@ export const BusinessSchema = z
     services: z.array(ServiceSchema).default([]),
     technicians: z.array(TechnicianSchema).default([]),
     custom_aspects: z.array(CustomAspectSchema).optional().describe('Aspects added to the built-in taxonomy for insights'),
+    schema_org_type: z
+      .string()
+      .regex(/^[A-Z][A-Za-z]{2,60}$/, 'must be a schema.org type name such as "Plumber"')
+      .optional()
+      .describe('The most specific schema.org LocalBusiness type for the page markup, e.g. "HVACBusiness", "Plumber", "Electrician"; LocalBusiness when not given'),
+    same_as: z
+      .array(WebUrl)
+      .max(20)
+      .optional()
+      .describe("The business's own profiles on other sites (Google Business Profile, Yelp, Facebook ...), for schema.org sameAs"),
   })
   .strict()
   .meta({ id: 'Business', description: 'The business whose reviews this service publishes' });
 export type Business = z.infer<typeof BusinessSchema>;
-export type Service = z.infer<typeof ServiceSchema>;
-export type Technician = z.infer<typeof TechnicianSchema>;

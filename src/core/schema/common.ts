@@ -1,3 +1,4 @@
+/** Schema pieces shared by the other schemas: dates and web URLs. */
 import { z } from 'zod';
 
 /** A calendar date, `YYYY-MM-DD`; impossible dates such as 2026-02-30 are rejected. */

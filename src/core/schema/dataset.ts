@@ -1,6 +1,7 @@
+/** The /reviews.json document schema. */
 import { z } from 'zod';
 import { BusinessSchema } from './business.js';
-import { ReviewSchema } from './review.js';
+import { PublishedReviewSchema } from './review.js';
 
 export const AggregateRatingSchema = z
   .object({
@@ -19,7 +20,7 @@ export const ReviewsDatasetSchema = z
   .object({
     business: BusinessSchema,
     aggregate_rating: AggregateRatingSchema,
-    reviews: z.array(ReviewSchema).describe('Every published review, newest first'),
+    reviews: z.array(PublishedReviewSchema).describe('Every published review, newest first'),
   })
   .meta({ id: 'ReviewsDataset', description: 'The full reviews dataset, as served at /reviews.json' });
 export type ReviewsDataset = z.infer<typeof ReviewsDatasetSchema>;

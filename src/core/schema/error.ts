@@ -1,6 +1,7 @@
+/** The error body schema of the JSON API. */
 import { z } from 'zod';
 
-export const ValidationIssueSchema = z
+const ValidationIssueSchema = z
   .object({
     parameter: z.string().describe('The query or path parameter at fault'),
     code: z.string().describe('Machine-readable kind of problem, e.g. too_big, invalid_format, unknown_parameter'),

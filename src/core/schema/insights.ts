@@ -1,3 +1,4 @@
+/** The insights document schema. */
 import { z } from 'zod';
 import { IsoDate } from './common.js';
 
@@ -6,7 +7,7 @@ const Score = z.number().min(-1).max(1).describe('-1 (all negative) .. 1 (all po
 const Ids = z.array(z.string()).describe('Ids of reviews that show it (newest first, at most 5)');
 const Polarity = z.enum(['positive', 'neutral', 'negative']);
 
-export const SentimentCountsSchema = z
+const SentimentCountsSchema = z
   .object({ score: Score, positive: z.int().min(0), neutral: z.int().min(0), negative: z.int().min(0) })
   .meta({ id: 'SentimentCounts', description: 'How the reviews (or mentions) split by polarity' });
 
@@ -43,16 +44,16 @@ export const TechnicianEntitySchema = z
   })
   .meta({ id: 'TechnicianEntity' });
 export const ServiceEntitySchema = z.object({ id: z.string(), label: z.string(), ...EntityStats }).meta({ id: 'ServiceEntity' });
-export const ProblemEntitySchema = z.object({ id: z.string(), label: z.string(), ...EntityStats }).meta({ id: 'ProblemEntity' });
-export const AreaEntitySchema = z
+const ProblemEntitySchema = z.object({ id: z.string(), label: z.string(), ...EntityStats }).meta({ id: 'ProblemEntity' });
+const AreaEntitySchema = z
   .object({ name: z.string(), mention_count: z.int().min(0), example_review_ids: Ids })
   .meta({ id: 'ServiceAreaEntity' });
 
-export const TopicSchema = z
+const TopicSchema = z
   .object({ label: z.string(), review_count: z.int().min(0), sentiment: SentimentCountsSchema, example_review_ids: Ids })
   .meta({ id: 'Topic', description: 'A recurring phrase across reviews' });
 
-export const MonthSchema = z
+const MonthSchema = z
   .object({
     month: z.string().regex(/^\d{4}-\d{2}$/),
     review_count: z.int().min(0),
@@ -61,7 +62,7 @@ export const MonthSchema = z
   })
   .meta({ id: 'MonthlyFigures' });
 
-export const TrendSchema = z
+const TrendSchema = z
   .object({
     direction: z.enum(['improving', 'stable', 'declining', 'insufficient_data']),
     rule: z.string().describe('How direction was decided'),
@@ -85,6 +86,15 @@ export const PerReviewSchema = z
   })
   .meta({ id: 'PerReviewAnalysis' });
 export type PerReview = z.infer<typeof PerReviewSchema>;
+
+export const AspectEvidenceSchema = z
+  .object({
+    sentence: z.string().describe('The sentence of the review the judgement rests on'),
+    aspect: z.string().describe('Aspect id'),
+    polarity: Polarity,
+  })
+  .meta({ id: 'AspectEvidence', description: 'One per-review aspect judgement and the sentence it rests on' });
+export type AspectEvidence = z.infer<typeof AspectEvidenceSchema>;
 
 export const FaqEntrySchema = z
   .object({ id: z.string(), question: z.string(), answer: z.string(), review_ids: Ids })

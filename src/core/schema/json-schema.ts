@@ -1,9 +1,35 @@
+/** JSON Schema from the zod schemas, for OpenAPI, MCP and the pages. */
 import { z } from 'zod';
+
+/**
+ * zod writes a bare nullable as `type: ["number", "null"]` and a constrained one as `anyOf`;
+ * MCP clients flag the array form as less portable, so every nullable comes out as `anyOf`.
+ * Rewrites the finished schema in place (zod folds an `anyOf` back after any override).
+ */
+export function portableNullables(node: unknown): void {
+  if (Array.isArray(node)) {
+    for (const item of node) portableNullables(item);
+    return;
+  }
+  if (typeof node !== 'object' || node === null) return;
+  const schema = node as Record<string, unknown>;
+  for (const value of Object.values(schema)) portableNullables(value);
+  const type = schema.type;
+  if (!Array.isArray(type) || type.length !== 2 || !type.includes('null')) return;
+  const { description, default: fallback, ...rest } = schema;
+  for (const key of Object.keys(schema)) delete schema[key];
+  Object.assign(schema, {
+    anyOf: [{ ...rest, type: type.find((t) => t !== 'null') }, { type: 'null' }],
+    ...(description === undefined ? {} : { description }),
+    ...(fallback === undefined ? {} : { default: fallback }),
+  });
+}
 
 /** JSON Schema (2020-12) of a zod schema, without `$schema`: for embedding in OpenAPI, MCP tool lists and pages. */
 export function jsonSchemaOf(schema: z.ZodType, io: 'input' | 'output' = 'output'): Record<string, unknown> {
   const out = z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as Record<string, unknown>;
   delete out.$schema;
+  portableNullables(out);
   return out;
 }
 

@@ -1,3 +1,4 @@
+/** The JSON Feed 1.1 document schema, with the _reviewcast extension. */
 import { z } from 'zod';
 import { OwnerReplySchema } from './review.js';
 
@@ -6,15 +7,17 @@ const Author = z.object({ name: z.string(), url: z.string().optional(), avatar: 
 export const JsonFeedItemSchema = z
   .object({
     id: z.string().describe('Stable tag: URI of the review'),
-    url: z.string().optional().describe('Permalink to the original review, where there is one'),
+    url: z.string().describe('Permalink of the review on this service ({BASE_URL}/reviews/{id})'),
+    external_url: z.string().optional().describe('The original review elsewhere (its source_url), where there is one'),
     title: z.string().describe('Stars and author'),
-    content_text: z.string().describe('The review text, or a note for rating-only reviews'),
+    content_text: z.string().describe("The review text (or a note for rating-only reviews), then the owner's reply, if any"),
     date_published: z.string().describe('RFC 3339'),
     date_modified: z.string().describe('RFC 3339: the later of the review and its owner reply'),
     authors: z.array(Author),
     tags: z.array(z.string()),
     _reviewcast: z
       .object({
+        about: z.string().describe('Where this extension is documented ({BASE_URL}/developers#reviewcast-extension)'),
         review_id: z.string(),
         rating: z.int().min(1).max(5),
         source: z.string(),

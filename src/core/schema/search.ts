@@ -1,15 +1,23 @@
+/** Search and since: the query, path and result schemas. */
 import { z } from 'zod';
 import { IsoDate } from './common.js';
-import { ReviewSchema } from './review.js';
+import { PublishedReviewSchema, type Review } from './review.js';
+
+/** true or false, as JSON booleans; the query-string face reads the words "true" and "false" (fromQueryString). */
+const Flag = z.boolean({ error: 'must be true or false' });
+
+export const SearchSort = z.enum(['newest', 'oldest', 'highest', 'lowest']);
+export type SearchSort = z.infer<typeof SearchSort>;
 
 /**
  * The search filters: one definition for GET /api/reviews/search and the MCP search_reviews
- * tool. Numbers are coerced because query strings carry text.
+ * tool. Typed as JSON (MCP arguments are JSON: a number must be a number); the query-string
+ * face reads decimal text as numbers (fromQueryString in query-string.ts).
  */
 export const SearchQuerySchema = z
   .strictObject({
-    rating: z.coerce.number().int().min(1).max(5).optional().describe('Exact star rating to match (1-5)'),
-    min_rating: z.coerce.number().min(1).max(5).optional().describe('Minimum star rating, inclusive (1-5)'),
+    rating: z.number().int().min(1).max(5).optional().describe('Exact star rating to match (1-5)'),
+    min_rating: z.number().min(1).max(5).optional().describe('Minimum star rating, inclusive (1-5)'),
     since: IsoDate.optional().describe('Only reviews dated on or after this date (YYYY-MM-DD)'),
     until: IsoDate.optional().describe('Only reviews dated on or before this date (YYYY-MM-DD)'),
     query: z.string().min(1).max(200).optional().describe('Case-insensitive substring of the review text'),
@@ -25,22 +33,43 @@ export const SearchQuerySchema = z
       .max(100)
       .optional()
       .describe('Only reviews mentioning this service (service id, label or alias)'),
-    limit: z.coerce.number().int().min(1).max(100).default(20).describe('Maximum number of reviews returned (1-100)'),
+    limit: z.number().int().min(1).max(100).default(20).describe('Maximum number of reviews returned (1-100)'),
+    with_text: Flag.optional().describe('true: only reviews with written text; false: only rating-only reviews'),
+    with_reply: Flag.optional().describe("true: only reviews the business has replied to; false: only those without a reply"),
+    sort: SearchSort.default('newest').describe(
+      'Order of the results: newest (date, newest first; the default), oldest (date, oldest first), highest or lowest (star rating, then newest first). Ties are broken by review id, so the order is total.',
+    ),
+    cursor: z
+      .string()
+      .min(1)
+      .max(512)
+      .optional()
+      .describe(
+        'Opaque next_cursor from the previous page of the same search (same filters and sort; limit may change). Valid while the data does not change; after an import it is refused with 400 and the search starts again from the first page.',
+      ),
   })
   .refine((q) => q.since === undefined || q.until === undefined || q.since <= q.until, {
     message: 'since must not be after until',
     path: ['until'],
   });
 export type SearchQuery = z.infer<typeof SearchQuerySchema>;
+/** A search as code states it: the sort may be left to its default. */
+export type SearchRequest = Omit<SearchQuery, 'sort'> & { sort?: SearchSort };
 
 export const SearchResultSchema = z
   .object({
     matched: z.int().min(0).describe('How many reviews match all filters'),
     returned: z.int().min(0).describe('How many are in this response (at most limit)'),
-    reviews: z.array(ReviewSchema).describe('Matching reviews, newest first'),
+    reviews: z.array(PublishedReviewSchema).describe('Matching reviews, in the order asked for by sort'),
+    next_cursor: z
+      .string()
+      .nullable()
+      .describe('Pass as cursor (with the same filters and sort) for the next page; null when this page is the last'),
   })
   .meta({ id: 'SearchResult', description: 'Reviews matching a search' });
 export type SearchResult = z.infer<typeof SearchResultSchema>;
+/** What the search finds: the stored reviews, before they are published with their permalinks. */
+export type SearchHits = Omit<SearchResult, 'reviews'> & { reviews: Review[] };
 
 export const SincePathSchema = z.strictObject({
   date: IsoDate.describe('Return reviews dated on or after this date (YYYY-MM-DD)'),
@@ -50,7 +79,7 @@ export const SinceResultSchema = z
   .object({
     since: IsoDate.describe('The date asked for'),
     count: z.int().min(0).describe('Number of reviews returned'),
-    reviews: z.array(ReviewSchema).describe('Reviews dated on or after since, newest first'),
+    reviews: z.array(PublishedReviewSchema).describe('Reviews dated on or after since, newest first'),
   })
   .meta({ id: 'SinceResult', description: 'Reviews dated on or after a date' });
 export type SinceResult = z.infer<typeof SinceResultSchema>;

@@ -1,3 +1,4 @@
+/** The WebSub subscription request schema. */
 import { z } from 'zod';
 
 /** A WebSub subscription request (W3C WebSub §5.1), form-encoded. Unknown fields are ignored (§5.1). */
@@ -25,5 +26,3 @@ export const HubRequestSchema = z
     .describe('Key for X-Hub-Signature (HMAC-SHA256 of each delivery)'),
   })
   .describe('W3C WebSub subscription request (application/x-www-form-urlencoded)');
-export type HubRequest = z.infer<typeof HubRequestSchema>;
-
