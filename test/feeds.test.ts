@@ -44,7 +44,8 @@ describe('GET /feed.xml (Atom, RFC 4287)', () => {
     assert.equal(entries.length, 50);
     assert.equal(new Set(entries.map((e) => e.id)).size, 50, 'entry ids are unique');
     for (const e of entries) {
-      assert.match(e.id!, /^tag:127\.0\.0\.1:\d+,\d{4}-\d{2}-\d{2}:review:[0-9A-Z]{26}$/);
+      // RFC 4151: an authority name has no port.
+      assert.match(e.id!, /^tag:127\.0\.0\.1,\d{4}-\d{2}-\d{2}:review:[0-9A-Z]{26}$/);
       assert.ok(e.title && e.published && e.updated && e.authors?.[0]?.name && e.content, JSON.stringify(e));
       assert.ok(Date.parse(e.updated!) >= Date.parse(e.published!));
     }
@@ -62,12 +63,23 @@ describe('GET /feed.xml (Atom, RFC 4287)', () => {
     assert.equal((entry.title as unknown as { value: string }).value, '★☆☆☆☆ 1/5 by Eve <eve@example.com> & "friends"');
   });
 
-  it('links an entry to the original review where there is one', async () => {
-    const atom = parseAtomFeed(await (await fetch(`${svc.url}/feed.xml`)).text());
-    const withSource = atom.entries!.filter((e) => e.links?.some((l) => l.rel === 'alternate'));
-    const expected = MANY.filter((r) => r.source_url).length;
-    assert.ok(withSource.length > 0 && withSource.length <= expected);
-    for (const e of withSource) assert.match(e.links!.find((l) => l.rel === 'alternate')!.href!, /^https:\/\/reviews\.example\.com\//);
+  it('links every entry to its permalink page, and to the original as rel="via" where there is one', async () => {
+    const xml = await (await fetch(`${svc.url}/feed.xml`)).text();
+    const atom = parseAtomFeed(xml);
+    const byId = new Map(MANY.map((r) => [r.id, r]));
+    let via = 0;
+    for (const e of atom.entries!) {
+      const review = byId.get(e.id!.split(':review:')[1]!)!;
+      assert.equal(e.links?.find((l) => l.rel === 'alternate')?.href, `${svc.url}/reviews/${review.id}`);
+      const source = e.links?.find((l) => l.rel === 'via')?.href;
+      assert.equal(source, review.source_url ?? undefined);
+      if (source) via++;
+    }
+    assert.ok(via > 0 && via < 50, `${via} entries with a source`);
+    // A second parser reads the same: every item's link is its page, and the feed's site is the home page, not /feed.xml.
+    const parsed = parseFeed(xml);
+    assert.equal(parsed.url, `${svc.url}/`);
+    for (const item of parsed.items) assert.match(item.url!, new RegExp(`^${svc.url}/reviews/[0-9A-Z]{26}$`));
   });
 });
 
@@ -99,13 +111,42 @@ describe('GET /api/feed.json (JSON Feed 1.1)', () => {
       assert.ok(item._reviewcast.rating >= 1 && item._reviewcast.rating <= 5);
     }
     const hostile = raw.items.find((i) => i.authors[0]!.name.startsWith('Eve'))!;
-    assert.equal(hostile.content_text, HOSTILE);
+    assert.ok(hostile.content_text.startsWith(`${HOSTILE}\n\nReply from ${BUSINESS.name}`));
   });
 
-  it('gives rating-only reviews a content_text and items with a source their url', async () => {
-    const raw = (await (await fetch(`${svc.url}/api/feed.json`)).json()) as { items: { content_text: string; url?: string; _reviewcast: { rating: number } }[] };
+  it('gives rating-only reviews a content_text, every item its permalink as url and the original as external_url', async () => {
+    const text = await (await fetch(`${svc.url}/api/feed.json`)).text();
+    const raw = JSON.parse(text) as { items: { content_text: string; url?: string; external_url?: string; _reviewcast: { review_id: string; about: string } }[] };
     assert.ok(raw.items.some((i) => /^Rated \d out of 5 \(no written review\)\.$/.test(i.content_text)));
-    assert.ok(raw.items.some((i) => i.url?.startsWith('https://reviews.example.com/')));
+    const byId = new Map(MANY.map((r) => [r.id, r]));
+    const parsed = parseJsonFeed(text).items!;
+    assert.equal(parsed.length, raw.items.length);
+    for (const [i, item] of parsed.entries()) {
+      const review = byId.get(raw.items[i]!._reviewcast.review_id)!;
+      assert.equal(item.url, `${svc.url}/reviews/${review.id}`);
+      assert.equal(item.external_url, review.source_url ?? undefined);
+    }
+  });
+  it('carries the owner replies, as the Atom feed does', async () => {
+    const json = (await (await fetch(`${svc.url}/api/feed.json`)).json()) as { items: { id: string; content_text: string; _reviewcast: { review_id: string } }[] };
+    const atom = parseAtomFeed(await (await fetch(`${svc.url}/feed.xml`)).text());
+    const withReply = new Set(MANY.filter((r) => r.owner_reply).map((r) => r.id));
+    const replied = json.items.filter((i) => withReply.has(i._reviewcast.review_id));
+    assert.ok(replied.length > 0);
+    for (const item of replied) {
+      const review = MANY.find((r) => r.id === item._reviewcast.review_id)!;
+      assert.ok(item.content_text.endsWith(`\n\nReply from ${BUSINESS.name} (${review.owner_reply!.date}): ${review.owner_reply!.text}`), item.content_text);
+      const entry = atom.entries!.find((e) => e.id === item.id)!;
+      assert.equal((entry.content as unknown as { value: string }).value, item.content_text.replace('\u0001', ''));
+    }
+  });
+  it('documents its _reviewcast extension at an about URL served here', async () => {
+    const raw = (await (await fetch(`${svc.url}/api/feed.json`)).json()) as { items: { _reviewcast: { about: string } }[] };
+    const about = new Set(raw.items.map((i) => i._reviewcast.about));
+    assert.deepEqual([...about], [`${svc.url}/developers#reviewcast-extension`]);
+    const page = await (await fetch(`${svc.url}/developers`)).text();
+    assert.match(page, /id="reviewcast-extension"/);
+    assert.match(page, /<code>about<\/code>/);
   });
 });
 
@@ -121,4 +162,29 @@ describe('WebSub discovery on the topics', () => {
       assert.equal(again.status, 304);
     });
   }
+});
+
+describe('entry ids (RFC 4151 tag URIs)', () => {
+  const ids = async (url: string) => (parseAtomFeed(await (await fetch(`${url}/feed.xml`)).text()).entries ?? []).map((e) => e.id!);
+  it('use the host without its port and a date fixed once per installation: a restart or a new BASE_URL keeps them', async () => {
+    const first = await startTestService({ business: BUSINESS, reviews: REVIEWS, baseUrl: 'https://reviews.example.org:8443' });
+    const database = first.database;
+    let before: string[];
+    try {
+      before = await ids(first.url);
+      assert.ok(before.length > 0);
+      for (const id of before) assert.match(id, /^tag:reviews\.example\.org,\d{4}-\d{2}-\d{2}:review:[0-9A-Z]{26}$/);
+    } finally {
+      await first.close();
+    }
+    const moved = await startTestService({ database, baseUrl: 'https://elsewhere.example.net' });
+    try {
+      assert.deepEqual(await ids(moved.url), before, 'same ids after a restart at another address');
+      const json = (await (await fetch(`${moved.url}/api/feed.json`)).json()) as { items: { id: string; url: string }[] };
+      assert.deepEqual(json.items.map((i) => i.id), before, 'JSON Feed and Atom share the ids');
+      assert.ok(json.items.every((i) => i.url.startsWith('https://elsewhere.example.net/reviews/')), 'links follow BASE_URL; ids do not');
+    } finally {
+      await moved.close();
+    }
+  });
 });

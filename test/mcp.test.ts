@@ -84,7 +84,7 @@ describe('MCP: initialize and tools/list', () => {
       for (const [arg, schema] of Object.entries(t.inputSchema.properties ?? {})) assert.ok(schema.description, `${t.name}.${arg} has a description`);
     }
     const search = tools.find((t) => t.name === 'search_reviews')!;
-    assert.deepEqual(Object.keys(search.inputSchema.properties!).sort(), ['limit', 'mentions_service', 'mentions_technician', 'min_rating', 'query', 'rating', 'since', 'until']);
+    assert.deepEqual(Object.keys(search.inputSchema.properties!).sort(), ['cursor', 'limit', 'mentions_service', 'mentions_technician', 'min_rating', 'query', 'rating', 'since', 'sort', 'until', 'with_reply', 'with_text']);
   });
 });
 
@@ -100,11 +100,28 @@ describe('MCP: every tool', () => {
     assert.deepEqual(out, http);
     assert.deepEqual([out.matched, out.returned], [2, 2]);
   });
-  it('get_review returns the review and its analysis; an unknown id is a helpful error', async () => {
-    const out = (await ok('get_review', { id: REVIEWS[3]!.id })) as { review: unknown; analysis: { sentiment: string } };
-    assert.deepEqual(out.review, REVIEWS[3]);
+  it('get_review returns the review, its analysis and the sentences behind each aspect judgement; an unknown id is a helpful error', async () => {
+    type Out = { review: unknown; analysis: { sentiment: string; aspects: { aspect: string; polarity: string }[] }; evidence: { sentence: string; aspect: string; polarity: string }[] };
+    const out = (await ok('get_review', { id: REVIEWS[3]!.id })) as Out;
+    assert.deepEqual(out.review, { ...REVIEWS[3], url: `${svc.url}/reviews/${REVIEWS[3]!.id}` });
     assert.equal(out.analysis.sentiment, 'negative');
+    assert.ok(out.evidence.length > 0);
+    for (const e of out.evidence) assert.ok(REVIEWS[3]!.text!.includes(e.sentence), e.sentence);
+    // Every aspect the analysis reports rests on at least one sentence, with the polarity of one of them.
+    for (const a of out.analysis.aspects) assert.ok(out.evidence.some((e) => e.aspect === a.aspect), a.aspect);
+    assert.deepEqual([...new Set(out.evidence.map((e) => e.aspect))].sort(), out.analysis.aspects.map((a) => a.aspect).sort());
     assert.match(await toolError('get_review', { id: '01ZZZZZZZZZZZZZZZZZZZZZZZZ' }), /No review has id/);
+  });
+  it('every review in a tool result carries its permalink as url', async () => {
+    const permalink = (r: { id: string; url: string }) => assert.equal(r.url, `${svc.url}/reviews/${r.id}`);
+    const search = (await ok('search_reviews', { limit: 100 })) as { reviews: { id: string; url: string }[] };
+    assert.equal(search.reviews.length, REVIEWS.length);
+    search.reviews.forEach(permalink);
+    ((await ok('get_reviews_since', { date: '2026-01-01' })) as { reviews: { id: string; url: string }[] }).reviews.forEach(permalink);
+    const tech = (await ok('get_technician', { name: 'Al' })) as { recent_reviews: { id: string; url: string }[] };
+    assert.ok(tech.recent_reviews.length > 0);
+    tech.recent_reviews.forEach(permalink);
+    ((await ok('get_service', { service: 'ac_repair' })) as { recent_reviews: { id: string; url: string }[] }).recent_reviews.forEach(permalink);
   });
   it('get_reviews_since', async () => {
     const out = (await ok('get_reviews_since', { date: '2026-04-01' })) as { count: number };
@@ -148,11 +165,49 @@ describe('MCP: errors', () => {
     assert.equal(body.error?.code, -32602);
     assert.match(body.error!.message, /Available tools: get_business/);
   });
-  it('invalid arguments give an isError result naming the argument and the fix', async () => {
+  it('invalid arguments are an isError result naming each argument and the fix, not a protocol error', async () => {
+    const body = await call('search_reviews', { rating: 9, colour: 'red' });
+    assert.equal(body.error, undefined);
     const text = await toolError('search_reviews', { rating: 9, colour: 'red' });
     assert.match(text, /argument "rating": Too big/);
-    assert.match(text, /unknown argument\(s\) "colour": remove them/);
+    assert.match(text, /argument "colour": unknown argument; remove it/);
+    assert.match(text, /Fix these and call again/);
     assert.match(await toolError('get_reviews_since', { date: '2026-02-30' }), /argument "date"/);
+  });
+  it('arguments are JSON: a value of the wrong JSON type is an isError result, never coerced', async () => {
+    const cases: [string, Record<string, unknown>, string][] = [
+      ['search_reviews', { rating: true }, 'rating'],
+      ['search_reviews', { rating: false }, 'rating'],
+      ['search_reviews', { rating: '' }, 'rating'],
+      ['search_reviews', { rating: null }, 'rating'],
+      ['search_reviews', { rating: [5] }, 'rating'],
+      ['search_reviews', { rating: '5' }, 'rating'],
+      ['search_reviews', { limit: true }, 'limit'],
+      ['search_reviews', { min_rating: '4' }, 'min_rating'],
+      ['search_reviews', { query: 5 }, 'query'],
+      ['search_reviews', { with_text: 'true' }, 'with_text'],
+      ['search_reviews', { with_reply: 1 }, 'with_reply'],
+      ['get_review', { id: 5 }, 'id'],
+      ['get_review', {}, 'id'],
+      ['get_reviews_since', { date: 20260101 }, 'date'],
+      ['get_aspect_sentiment', { aspect: ['pricing'] }, 'aspect'],
+      ['get_technician', { name: null }, 'name'],
+      ['get_service', { service: { id: 'ac_repair' } }, 'service'],
+      ['get_business', { verbose: true }, 'verbose'],
+    ];
+    for (const [tool, args, name] of cases) {
+      const body = await call(tool, args);
+      const what = `${tool} ${JSON.stringify(args)}`;
+      assert.equal(body.error, undefined, what);
+      const result = body.result as { isError?: boolean; structuredContent?: unknown; content: { text: string }[] };
+      assert.equal(result.isError, true, what);
+      assert.equal(result.structuredContent, undefined, what);
+      assert.match(result.content[0]!.text, new RegExp(`argument "${name}"`), what);
+      assert.doesNotMatch(result.content[0]!.text, /Too small/, what);
+    }
+    assert.match(await toolError('search_reviews', { rating: true }), /expected number, received boolean; send a JSON number/);
+    assert.match(await toolError('search_reviews', { with_text: 'true' }), /argument "with_text": must be true or false; send a JSON boolean/);
+    assert.equal((await ok('search_reviews', { rating: 5, limit: 1 })).returned, 1, 'JSON numbers are accepted');
   });
   it('an unknown method is -32601', async () => {
     const res = await post(svc.url, { jsonrpc: '2.0', id: 9, method: 'frobnicate' }, { 'mcp-session-id': sid });
@@ -174,6 +229,7 @@ describe('MCP: errors', () => {
     const res = await post(svc.url, { jsonrpc: '2.0', method: 'notifications/initialized' }, { 'mcp-session-id': sid });
     assert.equal(res.status, 202);
     assert.equal(res.body, null);
+    assert.equal(res.headers.get('content-type'), null, 'no body, so no media type');
   });
   it('GET /mcp is 405', async () => {
     const res = await fetch(`${svc.url}/mcp`, { headers: { accept: 'text/event-stream' } });

@@ -3,7 +3,7 @@ import { createHmac } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { Snapshot } from '../src/live/snapshot.js';
+import { Snapshot } from '../src/snapshot/snapshot.js';
 import { addressAllowed } from '../src/websub/address-guard.js';
 import { BUSINESS, REVIEWS } from './fixtures/data.js';
 import { eventually, freshDatabase, openTestStore, runCli, startTestService, tempDir, type TestService } from './helpers.js';
@@ -42,6 +42,13 @@ async function subscribe(svc: TestService, callbackPath: string, extra: Record<s
 async function addReview(svc: TestService, i: number): Promise<void> {
   await svc.store.importReviews({ reviews: [REVIEWS[i]!], replace: false, dryRun: false });
   await svc.server.live.refresh();
+}
+
+/** Waits until the hub has announced every change so far and finished a work pass after it: whatever it would send, it has sent. */
+async function settled(svc: TestService): Promise<void> {
+  await svc.server.hub.idle();
+  svc.server.hub.kick();
+  await svc.server.hub.idle();
 }
 
 describe('hub: subscription requests', () => {
@@ -171,7 +178,7 @@ describe('hub: unsubscribe and leases', () => {
       const last = cb.gets(p).at(-1)!.url.searchParams;
       assert.equal(last.get('hub.mode'), 'unsubscribe');
       await addReview(svc, 5);
-      await new Promise((r) => setTimeout(r, 200));
+      await settled(svc);
       assert.equal(cb.posts(p).length, 0, 'no delivery after unsubscribe');
     } finally {
       cb.behaviour = echoChallenge;
@@ -184,11 +191,10 @@ describe('hub: unsubscribe and leases', () => {
     try {
       const p = path();
       await subscribe(svc, p, { 'hub.lease_seconds': '1' });
-      await new Promise((r) => setTimeout(r, 1200));
+      assert.ok(await eventually(async () => (await svc.store.listSubscriptions()).length === 0, 5000), 'the lease ended');
       await addReview(svc, 5);
-      await new Promise((r) => setTimeout(r, 300));
+      await settled(svc);
       assert.equal(cb.posts(p).length, 0);
-      assert.equal((await svc.store.listSubscriptions()).length, 0);
       await subscribe(svc, p, { 'hub.lease_seconds': '60' });
       await addReview(svc, 6);
       assert.ok(await eventually(async () => cb.posts(p).length === 1, 3000));
@@ -241,7 +247,7 @@ describe('hub: distribution', () => {
       await subscribe(svc, p);
       await svc.store.importReviews({ reviews: REVIEWS.slice(0, 4), replace: false, dryRun: false });
       await svc.server.live.refresh();
-      await new Promise((r) => setTimeout(r, 200));
+      await settled(svc);
       assert.equal(cb.posts(p).length, 0);
     } finally {
       await svc.close();
@@ -266,7 +272,9 @@ describe('hub: distribution', () => {
       await addReview(svc, 5);
       await addReview(svc, 6);
       assert.ok(await eventually(async () => cb.posts(p).length === 2, 3000));
-      await new Promise((r) => setTimeout(r, 300));
+      // The retry succeeded and cleared the job (the failure count is back to 0): nothing is left to send.
+      assert.ok(await eventually(async () => (await svc.store.listSubscriptions())[0]?.failures === 0, 3000));
+      await settled(svc);
       assert.equal(cb.posts(p).length, 2, 'two changes during the retry wait made one delivery');
       assert.equal(cb.posts(p)[1]!.body.toString(), await (await fetch(`${svc.url}/feed.xml`)).text());
     } finally {
@@ -291,7 +299,7 @@ describe('hub: distribution', () => {
       assert.ok(await eventually(async () => (await svc.store.listSubscriptions()).length === 0, 3000));
       assert.equal(cb.posts(p).length, 6);
       await addReview(svc, 6);
-      await new Promise((r) => setTimeout(r, 200));
+      await settled(svc);
       assert.equal(cb.posts(p).length, 6, 'removed subscribers get nothing more');
     } finally {
       cb.behaviour = echoChallenge;
@@ -323,12 +331,12 @@ describe('hub: distribution', () => {
       await subscribe(svc, p);
       // "Another replica": imports, loads the new data and announces its feed.
       await other.importReviews({ reviews: [REVIEWS[7]!], replace: false, dryRun: false });
-      const newer = new Snapshot(await other.load());
+      const newer = new Snapshot(await other.load(), svc.server.live.current().feedTag);
       // On SQLite this queues the delivery; on PostgreSQL, NOTIFY may let the instance announce first: either way one delivery.
       await other.announceTopic('/feed.xml', newer.topic('/feed.xml', svc.url).etag, newer.revision.revision, Date.now());
       assert.ok(await eventually(async () => cb.posts(p).length === 1, 3000));
       assert.equal(cb.posts(p)[0]!.body.toString(), newer.topic('/feed.xml', svc.url).identity.toString(), 'the announced body, not the stale one');
-      await new Promise((r) => setTimeout(r, 300));
+      await settled(svc);
       assert.equal(cb.posts(p).length, 1, 'catching up announced nothing new');
       // An announcement from an older revision is ignored.
       assert.equal(await other.announceTopic('/feed.xml', 'stale-etag', newer.revision.revision - 1, Date.now()), 0);

@@ -1,3 +1,5 @@
+/** The MCP server for one request: tools and resources over one snapshot. */
+import { publishReview, ratingSentence, verifiedCount } from '../core/reviews.js';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import {
@@ -13,7 +15,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import type { z } from 'zod';
 import { objectJsonSchemaOf } from '../core/schema/json-schema.js';
-import type { Snapshot } from '../live/snapshot.js';
+import type { Snapshot } from '../snapshot/snapshot.js';
 import { TOOLS, ToolFailure } from './tools.js';
 
 /** Each Server would otherwise build its own Ajv instance, which costs more than answering a tool call. */
@@ -46,13 +48,24 @@ function failure(message: string): CallToolResult {
   return { content: [{ type: 'text', text: message }], isError: true };
 }
 
+/** Each wrong argument by name, with what to send instead. */
+function argumentProblems(input: z.ZodObject, error: z.ZodError): string[] {
+  return error.issues.flatMap((i) => {
+    if (i.code === 'unrecognized_keys') {
+      return i.keys.map((k) => `argument "${k}": unknown argument; remove it (accepted: ${Object.keys(input.shape).join(', ') || 'none'})`);
+    }
+    const fix = i.code === 'invalid_type' ? `; send a JSON ${i.expected}` : '';
+    return [`argument "${i.path.join('.') || '(arguments)'}": ${i.message}${fix}`];
+  });
+}
+
 function instructions(snap: Snapshot): string {
   const b = snap.business;
-  const rating = snap.aggregate.rating_value === null ? 'no reviews yet' : `${snap.aggregate.rating_value} out of 5 from ${snap.aggregate.review_count} verified reviews`;
+  const rating = ratingSentence(snap.aggregate, verifiedCount(snap.index.reviews));
   return [
-    `Read-only access to the verified customer reviews of ${b.name}${b.address?.locality ? ` (${b.address.locality})` : ''}: ${rating}.`,
+    `Read-only access to the customer reviews of ${b.name}${b.address?.locality ? ` (${b.address.locality})` : ''}. ${rating}`,
     'Start with get_summary or get_business. For a question about one side of the service (timeliness, prices, cleanliness ...) use list_aspects and get_aspect_sentiment; about a person, get_technician; about a service, get_service; for quotes or counts, search_reviews; for change over time, get_trends; common questions are answered by get_faq.',
-    'Quote reviews as written and cite review ids. Every tool is read-only; nothing can be changed through this server.',
+    'Quote reviews as written and cite each by its url (its permalink page). Every tool is read-only; nothing can be changed through this server.',
   ].join(' ');
 }
 
@@ -76,16 +89,11 @@ export function buildMcpServer(snap: Snapshot, baseUrl: string, version: string)
   server.setRequestHandler(CallToolRequestSchema, (req) => {
     const tool = TOOLS.find((t) => t.name === req.params.name);
     if (!tool) throw new McpError(ErrorCode.InvalidParams, `Unknown tool "${req.params.name}". Available tools: ${TOOLS.map((t) => t.name).join(', ')}`);
+    // Arguments are JSON and are checked as JSON: true is not 1, [5] is not 5. A wrong one is a tool
+    // result with isError, not a protocol error, so the model reads what to fix and calls again.
     const parsed = tool.input.safeParse(req.params.arguments ?? {});
-    if (!parsed.success) {
-      const problems = parsed.error.issues.map((i) =>
-        i.code === 'unrecognized_keys'
-          ? `unknown argument(s) ${i.keys.map((k) => `"${k}"`).join(', ')}: remove them (accepted: ${Object.keys(tool.input.shape).join(', ') || 'none'})`
-          : `argument "${i.path.join('.') || '(arguments)'}": ${i.message}`,
-      );
-      return failure(`Invalid arguments for ${tool.name}: ${problems.join('; ')}. Fix these and call again.`);
-    }
-    const out = tool.run(parsed.data as never, snap);
+    if (!parsed.success) return failure(`Invalid arguments for ${tool.name}: ${argumentProblems(tool.input, parsed.error).join('; ')}. Fix these and call again.`);
+    const out = tool.run(parsed.data as never, snap, baseUrl);
     return out instanceof ToolFailure ? failure(out.message) : result(out as Record<string, unknown>);
   });
 
@@ -101,12 +109,12 @@ export function buildMcpServer(snap: Snapshot, baseUrl: string, version: string)
   server.setRequestHandler(ReadResourceRequestSchema, (req) => {
     const uri = req.params.uri;
     let text: string | undefined;
-    if (uri === resources[0]!.uri) text = snap.reviewsJson.identity.toString();
+    if (uri === resources[0]!.uri) text = snap.topic('/reviews.json', baseUrl).identity.toString();
     else if (uri === resources[1]!.uri) text = JSON.stringify(snap.insights());
     else {
       const id = reviewUri.exec(uri)?.[1];
       const review = id && snap.index.reviews.find((r) => r.id === id);
-      if (review) text = JSON.stringify({ review, analysis: snap.insights().per_review[review.id] });
+      if (review) text = JSON.stringify({ review: publishReview(review, baseUrl), analysis: snap.insights().per_review[review.id] });
     }
     if (text === undefined) throw new McpError(ErrorCode.InvalidParams, `Unknown resource "${uri}". Resources: ${resources.map((r) => r.uri).join(', ')}, review://{id}`);
     return { contents: [{ uri, mimeType: 'application/json', text }] };

@@ -1,6 +1,7 @@
+/** Signed MCP session ids that every replica can check. */
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { McpConfig } from '../config.js';
-import type { Store } from '../store/store.js';
+import type { McpSessionStore, SettingsStore } from '../store/store.js';
 
 export type SessionCheck = 'ok' | 'invalid' | 'expired' | 'ended' | 'idle';
 
@@ -18,12 +19,12 @@ export class McpSessions {
   private lastPrune = 0;
 
   private constructor(
-    private readonly store: Store,
+    private readonly store: McpSessionStore,
     private readonly key: Buffer,
     private readonly config: McpConfig,
   ) {}
 
-  static async open(store: Store, config: McpConfig): Promise<McpSessions> {
+  static async open(store: McpSessionStore & SettingsStore, config: McpConfig): Promise<McpSessions> {
     const key = await store.getOrCreateSetting('mcp_session_key', () => randomBytes(32).toString('hex'));
     return new McpSessions(store, Buffer.from(key, 'hex'), config);
   }

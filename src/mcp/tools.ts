@@ -1,10 +1,13 @@
+/** The MCP tools: each one's argument and result schemas, its description, and its answer over a snapshot. */
 import { z } from 'zod';
-import { reviewsSince, searchReviews } from '../core/search.js';
+import { InvalidCursor, findService, findTechnician, publishHits, searchReviews, sinceResult } from '../core/search.js';
 import { BusinessSchema } from '../core/schema/business.js';
 import { IsoDate } from '../core/schema/common.js';
 import { AggregateRatingSchema } from '../core/schema/dataset.js';
+import { evidenceOf, ReviewAnalyser } from '../core/insights/per-review.js';
 import {
   AspectEntrySchema,
+  AspectEvidenceSchema,
   FaqEntrySchema,
   InsightsSchema,
   PerReviewSchema,
@@ -12,9 +15,10 @@ import {
   ServiceEntitySchema,
   TechnicianEntitySchema,
 } from '../core/schema/insights.js';
-import { ReviewSchema, type Review } from '../core/schema/review.js';
+import { publishReview } from '../core/reviews.js';
+import { PublishedReviewSchema, type PublishedReview } from '../core/schema/review.js';
 import { SearchQuerySchema, SearchResultSchema, SinceResultSchema } from '../core/schema/search.js';
-import type { Snapshot } from '../live/snapshot.js';
+import type { Snapshot } from '../snapshot/snapshot.js';
 
 /** A tool's answer when the arguments name nothing that exists: said plainly, with the valid choices. */
 export class ToolFailure {
@@ -27,7 +31,7 @@ export interface ToolDef {
   description: string;
   input: z.ZodObject;
   output: z.ZodObject;
-  run(args: never, snap: Snapshot): unknown;
+  run(args: never, snap: Snapshot, baseUrl: string): unknown;
 }
 
 /** Keeps each tool's argument and result types tied to its schemas. */
@@ -37,16 +41,16 @@ function tool<I extends z.ZodObject, O extends z.ZodObject>(def: {
   description: string;
   input: I;
   output: O;
-  run(args: z.output<I>, snap: Snapshot): z.input<O> | ToolFailure;
+  run(args: z.output<I>, snap: Snapshot, baseUrl: string): z.input<O> | ToolFailure;
 }): ToolDef {
   return def as unknown as ToolDef;
 }
 
 const NoArgs = z.strictObject({});
 const norm = (s: string) => s.trim().toLowerCase();
-const byIds = (snap: Snapshot, ids: readonly string[]): Review[] => {
+const byIds = (snap: Snapshot, ids: readonly string[], baseUrl: string): PublishedReview[] => {
   const set = new Set(ids);
-  return snap.index.reviews.filter((r) => set.has(r.id));
+  return snap.index.reviews.filter((r) => set.has(r.id)).map((r) => publishReview(r, baseUrl));
 };
 
 export const TOOLS: ToolDef[] = [
@@ -63,21 +67,29 @@ export const TOOLS: ToolDef[] = [
     name: 'search_reviews',
     title: 'Search reviews',
     description:
-      'Find reviews by star rating, date range, text, technician or service; all filters combine. Use to quote or count what customers said about something specific. Returns { matched, returned, reviews } newest first; matched counts every match, returned what limit let through. Same filters as GET /api/reviews/search.',
+      'Find reviews by star rating, date range, text, technician or service; all filters combine. Use to quote or count what customers said about something specific. Returns { matched, returned, reviews, next_cursor }: newest first unless sort says oldest, highest or lowest; matched counts every match, returned what limit let through. For more, call again with the same filters and sort plus cursor: next_cursor (null on the last page). Same arguments as GET /api/reviews/search.',
     input: SearchQuerySchema,
     output: SearchResultSchema,
-    run: (args, snap) => searchReviews(snap.index, args),
+    run: (args, snap, baseUrl) => {
+      try {
+        return publishHits(searchReviews(snap.index, args), baseUrl);
+      } catch (e) {
+        if (e instanceof InvalidCursor) return new ToolFailure(`Invalid cursor: ${e.message}.`);
+        throw e;
+      }
+    },
   }),
   tool({
     name: 'get_review',
     title: 'One review',
-    description: 'A single review by its id (as returned by other tools), with its per-review analysis: sentiment and the aspects it mentions.',
+    description:
+      'A single review by its id (as returned by other tools), with its per-review analysis (sentiment and the aspects it mentions) and the evidence: each sentence an aspect judgement rests on, with that aspect and polarity.',
     input: z.strictObject({ id: z.string().min(1).describe('Review id (ULID), e.g. from search_reviews') }),
-    output: z.object({ review: ReviewSchema, analysis: PerReviewSchema }),
-    run: ({ id }, snap) => {
+    output: z.object({ review: PublishedReviewSchema, analysis: PerReviewSchema, evidence: z.array(AspectEvidenceSchema) }),
+    run: ({ id }, snap, baseUrl) => {
       const review = snap.index.reviews.find((r) => r.id === id.trim().toUpperCase());
       if (!review) return new ToolFailure(`No review has id "${id}". Ids come from search_reviews or get_reviews_since.`);
-      return { review, analysis: snap.insights().per_review[review.id]! };
+      return { review: publishReview(review, baseUrl), analysis: snap.insights().per_review[review.id]!, evidence: evidenceOf(new ReviewAnalyser(snap.business), review) };
     },
   }),
   tool({
@@ -86,10 +98,7 @@ export const TOOLS: ToolDef[] = [
     description: 'Every review dated on or after a date, newest first. Use for "what is new since ..." questions.',
     input: z.strictObject({ date: IsoDate.describe('First day to include, YYYY-MM-DD') }),
     output: SinceResultSchema,
-    run: ({ date }, snap) => {
-      const reviews = reviewsSince(snap.index, date);
-      return { since: date, count: reviews.length, reviews };
-    },
+    run: ({ date }, snap, baseUrl) => sinceResult(snap.index, date, baseUrl),
   }),
   tool({
     name: 'list_aspects',
@@ -123,15 +132,15 @@ export const TOOLS: ToolDef[] = [
     description:
       'How customers rate one technician: reviews naming them, average rating, sentiment, the words used about them, and their most recent reviews. Accepts a name or alias. Use for "who should I ask for?" or "what do people say about Marco?".',
     input: z.strictObject({ name: z.string().min(1).describe('Technician name or alias as customers write it') }),
-    output: z.object({ technician: TechnicianEntitySchema, recent_reviews: z.array(ReviewSchema) }),
-    run: ({ name }, snap) => {
+    output: z.object({ technician: TechnicianEntitySchema, recent_reviews: z.array(PublishedReviewSchema) }),
+    run: ({ name }, snap, baseUrl) => {
       const techs = snap.insights().entities.technicians;
-      const hit = techs.find((t) => norm(t.name) === norm(name) || t.aliases.some((a) => norm(a) === norm(name)));
+      const hit = findTechnician(techs, name);
       if (!hit) {
         const valid = techs.map((t) => (t.aliases.length ? `${t.name} (${t.aliases.join(', ')})` : t.name));
         return new ToolFailure(`No technician called "${name}" appears in the reviews. Valid names: ${valid.join('; ') || 'none'}.`);
       }
-      return { technician: hit, recent_reviews: byIds(snap, hit.example_review_ids) };
+      return { technician: hit, recent_reviews: byIds(snap, hit.example_review_ids, baseUrl) };
     },
   }),
   tool({
@@ -139,15 +148,15 @@ export const TOOLS: ToolDef[] = [
     title: 'A service in reviews',
     description: 'How customers rate one service the business offers (by id, label or alias): reviews mentioning it, average rating, sentiment, phrases and recent reviews.',
     input: z.strictObject({ service: z.string().min(1).describe('Service id, label or alias, e.g. "ac_repair" or "air conditioning"') }),
-    output: z.object({ service: ServiceEntitySchema, recent_reviews: z.array(ReviewSchema) }),
-    run: ({ service }, snap) => {
+    output: z.object({ service: ServiceEntitySchema, recent_reviews: z.array(PublishedReviewSchema) }),
+    run: ({ service }, snap, baseUrl) => {
       const catalog = snap.business.services;
-      const def = catalog.find((s) => s.id === norm(service) || norm(s.label) === norm(service) || s.aliases.some((a) => norm(a) === norm(service)));
+      const def = findService(catalog, service);
       const entry = def && snap.insights().entities.services.find((s) => s.id === def.id);
       if (!entry) {
         return new ToolFailure(`Unknown service "${service}". Valid services: ${catalog.map((s) => `${s.id} (${[s.label, ...s.aliases].join(', ')})`).join('; ') || 'none'}.`);
       }
-      return { service: entry, recent_reviews: byIds(snap, entry.example_review_ids) };
+      return { service: entry, recent_reviews: byIds(snap, entry.example_review_ids, baseUrl) };
     },
   }),
   tool({

@@ -1,5 +1,7 @@
+/** The callback address guard: only public addresses may be called back. */
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import ipaddr from 'ipaddr.js';
+import type { Resolver } from '../config.js';
 
 /**
  * Only globally routable unicast addresses may be called back. ipaddr.js names every special
@@ -32,8 +34,6 @@ type LookupCallback = (err: NodeJS.ErrnoException | null, address: string | Look
 type LookupFunction = (hostname: string, options: { all?: boolean; family?: number }, callback: LookupCallback) => void;
 
 /** How a host name becomes addresses: the system resolver, or one a test supplies. */
-export type Resolver = (hostname: string, done: (err: NodeJS.ErrnoException | null, addresses?: LookupAddress[]) => void) => void;
-
 const systemResolver: Resolver = (hostname, done) => dnsLookup(hostname, { all: true }, done);
 
 /**

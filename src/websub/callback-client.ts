@@ -1,5 +1,7 @@
+/** The HTTP client for hub callbacks: guarded addresses, timeouts, bounded bodies. */
 import { Agent, request, type Dispatcher } from 'undici';
-import { CallbackAddressError, guardedLookup, refusedLiteral, type Resolver } from './address-guard.js';
+import type { Resolver } from '../config.js';
+import { CallbackAddressError, guardedLookup, refusedLiteral } from './address-guard.js';
 
 export interface CallbackClientOptions {
   /** Lifts the public-address rule: for local testing only. */

@@ -1,22 +1,23 @@
+/** The WebSub hub's worker: verification of intent, announcements, deliveries, and the policy that removes failing subscriptions. */
 import { createHmac, randomInt } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { HubConfig } from '../config.js';
-import { HUB_PATH, TOPIC_PATHS, type TopicPath } from '../core/feeds/topics.js';
-import type { LiveData } from '../live/live-data.js';
-import type { Snapshot } from '../live/snapshot.js';
-import type { DeliveryJob, VerificationJob } from '../store/hub-store.js';
-import type { Store } from '../store/store.js';
+import { HUB_PATH, TOPIC_PATHS, type TopicPath } from '../core/feeds/websub-topics.js';
+import type { LiveData } from '../snapshot/live-data.js';
+import type { Snapshot } from '../snapshot/snapshot.js';
+import type { DeliveryJob, HubStore, VerificationJob, VerificationRequest } from '../store/hub-store.js';
+import type { RateLimitStore } from '../store/store.js';
 import type { HubMetrics } from '../metrics/metrics.js';
 import { CallbackClient } from './callback-client.js';
 
 /** Interface spec, Rules: after 3 consecutive delivery failures the hub removes the subscription. */
-export const MAX_CONSECUTIVE_FAILURES = 3;
+const MAX_CONSECUTIVE_FAILURES = 3;
 /** Callback requests under way at once. */
 const BATCH = 128;
 const ALPHANUMERIC = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 
 /** Random, alphanumeric, single use (never stored: it lives only for its verification request). */
-export function newChallenge(length = 43): string {
+function newChallenge(length = 43): string {
   let s = '';
   for (let i = 0; i < length; i++) s += ALPHANUMERIC[randomInt(ALPHANUMERIC.length)];
   return s;
@@ -28,6 +29,11 @@ export function clampLease(requested: number | undefined, cfg: HubConfig): numbe
 }
 
 /** `Link` header advertising the hub and the topic's own URL (WebSub §4, §7). */
+/** How long to wait before the next attempt after `failures` consecutive failures: the configured delays, the last one repeating. */
+function retryDelay(failures: number, delaysMs: readonly number[]): number {
+  return delaysMs[Math.min(failures - 1, delaysMs.length - 1)] ?? 0;
+}
+
 export function topicLinkHeader(baseUrl: string, topic: TopicPath): string {
   return `<${baseUrl}${HUB_PATH}>; rel="hub", <${baseUrl}${topic}>; rel="self"`;
 }
@@ -47,14 +53,19 @@ export class Hub {
   private closing = false;
   /** Verifications and deliveries under way: a slow callback holds one slot, never the whole hub. */
   private readonly inFlight = new Set<Promise<void>>();
+  /** Announcements under way: idle() waits for them too, so "nothing was queued" is observable. */
+  private readonly announcing = new Set<Promise<void>>();
   private readonly onSnapshot = (next: Snapshot) => {
-    this.announce(next)
+    const work = this.announce(next)
       .then(() => this.kick())
-      .catch((err: unknown) => this.logger.error({ err }, 'announcing topic changes failed'));
+      .catch((err: unknown) => this.logger.error({ err }, 'announcing topic changes failed'))
+      .finally(() => this.announcing.delete(work));
+    this.announcing.add(work);
   };
 
   constructor(
-    readonly store: Store,
+    /** The hub's state, and the rate-limit counters it prunes. */
+    private readonly store: HubStore & Pick<RateLimitStore, 'pruneRateLimits'>,
     private readonly live: LiveData,
     readonly config: HubConfig,
     private readonly baseUrl: () => string,
@@ -82,6 +93,17 @@ export class Hub {
     }
   }
 
+  /** Active and pending subscriptions for a callback host, for the per-host cap. */
+  async countForHost(host: string): Promise<number> {
+    return this.store.countForHost(host, Date.now());
+  }
+
+  /** Queues a subscription request's verification of intent and starts work on it at once. */
+  async requestVerification(req: VerificationRequest): Promise<void> {
+    await this.store.enqueueVerification(req, Date.now());
+    this.kick();
+  }
+
   /** Runs a work pass now (or right after the one in progress). */
   kick(): void {
     if (this.closing) return;
@@ -100,9 +122,10 @@ export class Hub {
       });
   }
 
-  /** Resolves when no work pass and no callback request is running (tests and shutdown). */
+  /** Resolves when no announcement, no work pass and no callback request is running (tests and shutdown). */
   async idle(): Promise<void> {
-    while (this.running || this.inFlight.size > 0) {
+    while (this.announcing.size > 0 || this.running || this.inFlight.size > 0) {
+      await Promise.all(this.announcing);
       await this.running;
       await Promise.all(this.inFlight);
     }
@@ -172,7 +195,7 @@ export class Hub {
       await this.live.refresh();
       rep = this.live.current().topic(topic, this.baseUrl());
       if (rep.etag !== job.etag) {
-        await this.store.releaseDelivery(job, Date.now() + this.config.pollMs);
+        await this.store.rescheduleDelivery(job, Date.now() + this.config.pollMs);
         this.logger.debug({ callback: job.callback, topic }, 'delivery deferred: announced body not loaded here yet');
         return;
       }
@@ -193,11 +216,11 @@ export class Hub {
       this.logger.debug({ callback: job.callback, topic, status }, 'delivered');
       return;
     }
-    const outcome = await this.store.deliveryFailed(job, now, {
-      gone: status === 410,
-      maxFailures: MAX_CONSECUTIVE_FAILURES,
-      retryDelaysMs: this.config.retryDelaysMs,
-    });
+    // The rule of the interface spec: 410 Gone, or MAX_CONSECUTIVE_FAILURES failures in a row, ends the subscription.
+    const failures = await this.store.recordDeliveryFailure(job);
+    const outcome = failures === null || status === 410 || failures >= MAX_CONSECUTIVE_FAILURES ? 'removed' : 'retry';
+    if (outcome === 'removed') await this.store.removeSubscription(job.callback, job.topic);
+    else await this.store.rescheduleDelivery(job, now + retryDelay(failures!, this.config.retryDelaysMs));
     this.metrics?.delivery(outcome === 'removed' ? 'removed' : 'failed');
     this.logger.warn({ callback: job.callback, topic, status, error, outcome }, outcome === 'removed' ? 'delivery failed: subscription removed' : 'delivery failed: will retry');
   }
