@@ -2,8 +2,13 @@ import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
+import Database from 'better-sqlite3';
+import pg from 'pg';
+import { canonicalReview } from '../src/core/reviews.js';
+import { postgresMigrations } from '../src/store/postgres/migrations.js';
+import { sqliteMigrations } from '../src/store/sqlite/migrations.js';
 import { BUSINESS, REVIEWS } from './fixtures/data.js';
-import { eventually, freshDatabase, openTestStore, runCli, startTestService, tempDir } from './helpers.js';
+import { TEST_STORE, eventually, freshDatabase, openTestStore, runCli, startTestService, tempDir } from './helpers.js';
 
 async function setup() {
   const dir = tempDir();
@@ -109,6 +114,7 @@ describe('reviewcast import', () => {
       { rating: 4, date: '2026-02-03', source: 'google', verified: true, avatar: 'https://lh3.example.com/photo.png', reply: { text: 'Thanks Gina!', date: '2026-02-04' } },
     );
     assert.equal(byAuthor.get('Hank')!.text, 'Trop cher.');
+    assert.deepEqual([gina.source_id, byAuthor.get('Hank')!.source_id], ['AbCdEf123', 'XyZ987']);
     // The Google review id is the merge key: an edited comment updates the same review.
     const edited = structuredClone(GBP);
     edited.reviews[0]!.comment = 'Fixed our furnace quickly. Update: still running great.';
@@ -190,11 +196,132 @@ describe('reviewcast import', () => {
   });
 });
 
+describe('reviewcast import: ids from the source system', () => {
+  // Reviews as a CRM or a review site exports them: their own ids, none of them a ULID.
+  const FOREIGN = [
+    { id: 'crm-1001', author: 'Ivy', rating: 5, date: '2026-03-01', text: 'Spotless work.', source: 'acme-crm' },
+    { id: '42', author: 'Jon', rating: 3, date: '2026-03-02', text: 'Late but fine.', source: 'acme-crm' },
+    { id: 'ChZDSUhNMG9nS0VJQ0FnSURRdG5fbxAB', author: 'Kim', rating: 4, date: '2026-03-03', source: 'google' },
+  ];
+
+  it('JSON: keeps each foreign id as source_id under a stable ULID; re-importing changes nothing; an edit updates in place', async () => {
+    const { dir, db, env } = await setup();
+    const file = join(dir, 'crm.json');
+    writeFileSync(file, JSON.stringify({ reviews: FOREIGN }));
+    const first = await runCli(['import', file], env);
+    assert.equal(first.code, 0, first.stderr);
+    assert.match(first.stdout, /3 added, 0 updated, 0 removed, 0 unchanged; revision 0 -> 1/);
+    const data = await stored(db);
+    assert.deepEqual(data.reviews.map((r) => r.source_id).sort(), ['42', 'ChZDSUhNMG9nS0VJQ0FnSURRdG5fbxAB', 'crm-1001']);
+    for (const r of data.reviews) assert.match(r.id, /^[0-9A-HJKMNP-TV-Z]{26}$/);
+    const again = await runCli(['import', file], env);
+    assert.match(again.stdout, /0 added, 0 updated, 0 removed, 3 unchanged; revision 1 \(no change\)/);
+    assert.deepEqual((await stored(db)).reviews, data.reviews);
+    // Edited in the source system: same foreign id, new text and rating.
+    writeFileSync(file, JSON.stringify({ reviews: [{ ...FOREIGN[1], rating: 4, text: 'Late, but they called ahead.' }, FOREIGN[0], FOREIGN[2]] }));
+    const edit = await runCli(['import', file], env);
+    assert.match(edit.stdout, /0 added, 1 updated, 0 removed, 2 unchanged; revision 1 -> 2/);
+    const after = await stored(db);
+    assert.equal(after.reviews.length, 3);
+    const jon = after.reviews.find((r) => r.source_id === '42')!;
+    assert.equal(jon.id, data.reviews.find((r) => r.source_id === '42')!.id);
+    assert.deepEqual([jon.rating, jon.text], [4, 'Late, but they called ahead.']);
+    // Reviews with our own ids, or none, have no source id.
+    const ours = join(dir, 'ours.json');
+    writeFileSync(ours, JSON.stringify([REVIEWS[0], { author: 'Lee', rating: 5, date: '2026-03-04', source: 'website' }]));
+    assert.equal((await runCli(['import', ours], env)).code, 0);
+    const plain = (await stored(db)).reviews.filter((r) => r.author === 'Lee' || r.id === REVIEWS[0]!.id);
+    assert.deepEqual(plain.map((r) => r.source_id), [null, null]);
+  });
+
+  it('CSV: the id column (or source_id) takes foreign ids the same way, to the same ULIDs as JSON', async () => {
+    const { dir, db, env } = await setup();
+    const file = join(dir, 'crm.csv');
+    writeFileSync(file, 'id,author,rating,date,text,source\ncrm-1001,Ivy,5,2026-03-01,Spotless work.,acme-crm\n42,Jon,3,2026-03-02,Late but fine.,acme-crm\n');
+    assert.equal((await runCli(['import', file], env)).code, 0);
+    const csv = await stored(db);
+    assert.deepEqual(csv.reviews.map((r) => r.source_id).sort(), ['42', 'crm-1001']);
+    const again = await runCli(['import', file], env);
+    assert.match(again.stdout, /0 added, 0 updated, 0 removed, 2 unchanged/);
+    writeFileSync(file, 'author,rating,date,text,source,source_id\nIvy,5,2026-03-01,Spotless work!,acme-crm,crm-1001\n');
+    const edit = await runCli(['import', file], env);
+    assert.match(edit.stdout, /0 added, 1 updated, 0 removed, 0 unchanged/);
+    // The same reviews from a JSON file land on the same ids.
+    const other = await setup();
+    const json = join(other.dir, 'crm.json');
+    writeFileSync(json, JSON.stringify(FOREIGN.slice(0, 2)));
+    assert.equal((await runCli(['import', json], other.env)).code, 0);
+    assert.deepEqual((await stored(other.db)).reviews.map((r) => r.id).sort(), csv.reviews.map((r) => r.id).sort());
+  });
+
+  it('refuses a bad foreign id, naming the record: empty, blank, too long, control characters, or two that disagree', async () => {
+    const { dir, db, env } = await setup();
+    const file = join(dir, 'bad.json');
+    const base = FOREIGN[0]!;
+    writeFileSync(file, JSON.stringify([
+      { ...base, id: '' },
+      { ...base, id: '   ' },
+      { ...base, id: 'x'.repeat(256) },
+      { ...base, id: 'crm\n1001' },
+      { ...base, id: 'crm-1', source_id: 'crm-2' },
+      { ...base, id: 'crm-1001' },
+      { ...base, id: 'crm-1001', text: 'twice' },
+    ]));
+    const res = await runCli(['import', file], env);
+    assert.equal(res.code, 1);
+    assert.match(res.stderr, /record 0 \(reviews\[0\]\), field id: must not be empty/);
+    assert.match(res.stderr, /record 1 \(reviews\[1\]\), field id: must not be only spaces/);
+    assert.match(res.stderr, /record 2 \(reviews\[2\]\), field id: must be at most 255 characters/);
+    assert.match(res.stderr, /record 3 \(reviews\[3\]\), field id: must not contain control characters/);
+    assert.match(res.stderr, /record 4 \(reviews\[4\]\), field source_id: "crm-2" differs from the id "crm-1"/);
+    assert.match(res.stderr, /record 6 \(reviews\[6\]\), field id: duplicate id \w{26} \(source acme-crm, source_id crm-1001\) \(also in record 5/);
+    assert.equal((await stored(db)).reviews.length, 0);
+    const csv = join(dir, 'bad.csv');
+    writeFileSync(csv, `id,author,rating,date,source\n${'y'.repeat(300)},Ivy,5,2026-03-01,acme-crm\n`);
+    const c = await runCli(['import', csv], env);
+    assert.equal(c.code, 1);
+    assert.match(c.stderr, /CSV line 2, field id: must be at most 255 characters/);
+  });
+});
+
+describe('a database from before source_id', () => {
+  it('is upgraded in place: stored reviews gain source_id null, the revision moves once, and the same data re-imports unchanged', async () => {
+    const { dir, db, env } = await setup();
+    // As the previous version stored it: canonical field order, no source_id.
+    const old = Object.fromEntries(Object.entries(canonicalReview(REVIEWS[0]!)).filter(([key]) => key !== 'source_id'));
+    const row = [REVIEWS[0]!.id, REVIEWS[0]!.date, REVIEWS[0]!.rating, JSON.stringify(old)];
+    if (TEST_STORE === 'sqlite') {
+      const sqlite = new Database(db);
+      for (const m of sqliteMigrations.slice(0, -1)) sqlite.exec(m);
+      sqlite.pragma(`user_version = ${sqliteMigrations.length - 1}`);
+      sqlite.prepare('INSERT INTO reviews (id, date, rating, json) VALUES (?, ?, ?, ?)').run(...row);
+      sqlite.prepare("UPDATE meta SET value = '1' WHERE key = 'revision'").run();
+      sqlite.close();
+    } else {
+      const client = new pg.Client({ connectionString: db });
+      await client.connect();
+      for (const m of postgresMigrations.slice(0, -1)) await client.query(m);
+      await client.query('CREATE TABLE reviewcast_schema (version INTEGER NOT NULL)');
+      await client.query('INSERT INTO reviewcast_schema (version) VALUES ($1)', [postgresMigrations.length - 1]);
+      await client.query('INSERT INTO reviews (id, date, rating, json) VALUES ($1, $2, $3, $4)', row);
+      await client.query("UPDATE meta SET value = '1' WHERE key = 'revision'");
+      await client.end();
+    }
+    const data = await stored(db);
+    assert.deepEqual(data.reviews, [REVIEWS[0]]);
+    assert.equal(data.revision.revision, 2);
+    const file = join(dir, 'same.json');
+    writeFileSync(file, JSON.stringify([REVIEWS[0]]));
+    assert.match((await runCli(['import', file], env)).stdout, /0 added, 0 updated, 0 removed, 1 unchanged; revision 2 \(no change\)/);
+  });
+});
+
 describe('reviewcast export', () => {
-  it('writes the /reviews.json document, which re-imports unchanged into another database', async () => {
+  it('writes the /reviews.json document without the derived url fields; it and /reviews.json re-import unchanged into another database', async () => {
     const { dir, env } = await setup();
     const file = join(dir, 'in.json');
-    writeFileSync(file, JSON.stringify({ business: BUSINESS, reviews: REVIEWS }));
+    // One review with its source system's id, so source_id makes the round trip too.
+    writeFileSync(file, JSON.stringify({ business: BUSINESS, reviews: [...REVIEWS, { id: 'crm-7', author: 'Max', rating: 4, date: '2026-03-09', source: 'acme-crm' }] }));
     await runCli(['import', file], env);
     const out = join(dir, 'out.json');
     const exp = await runCli(['export', out], env);
@@ -202,7 +329,15 @@ describe('reviewcast export', () => {
     const served = await startTestService({ database: env.DATABASE_URL });
     try {
       const body = await (await fetch(`${served.url}/reviews.json`)).text();
-      assert.equal(readFileSync(out, 'utf8'), body, 'export is byte-identical to /reviews.json');
+      // The permalink (url) is derived from BASE_URL, not stored, so the export leaves it out.
+      const stored = body.replace(/,"url":"[^"]*"/g, '');
+      assert.equal(readFileSync(out, 'utf8'), stored, 'export is /reviews.json without url, byte for byte');
+      const servedFile = join(dir, 'served.json');
+      writeFileSync(servedFile, body);
+      const fromServed = await setup();
+      const again = await runCli(['import', servedFile], fromServed.env);
+      assert.equal(again.code, 0, again.stderr);
+      assert.equal((await runCli(['export'], fromServed.env)).stdout, stored, 'a served /reviews.json imports as the stored reviews');
     } finally {
       await served.close();
     }
@@ -214,6 +349,9 @@ describe('reviewcast export', () => {
     assert.equal(readFileSync(round, 'utf8'), readFileSync(out, 'utf8'));
     const toStdout = await runCli(['export'], second.env);
     assert.equal(toStdout.stdout, readFileSync(out, 'utf8'));
+    assert.match(readFileSync(out, 'utf8'), /"source_id":"crm-7"/);
+    // Into the database it came from: nothing changes.
+    assert.match((await runCli(['import', out], env)).stdout, /0 added, 0 updated, 0 removed, 9 unchanged; revision 1 \(no change\)/);
   });
 });
 

@@ -110,7 +110,7 @@ describe('crash safety: kill -9 during hub delivery', () => {
       HUB_TIMEOUT_MS: '30000',
       REVISION_POLL_MS: '100',
     };
-    let first = await startServeProcess(database, env);
+    let first = await startServeProcess(database, { env });
     let holding = true;
     // The first delivery is held open until the server has been killed.
     cb.behaviour = async (req) => {
@@ -139,7 +139,7 @@ describe('crash safety: kill -9 during hub delivery', () => {
       assert.match(sent, /Review number 0/);
 
       // Restarted as a supervisor would: same address, same database.
-      first = await startServeProcess(database, env, Number(new URL(first.url).port));
+      first = await startServeProcess(database, { env, port: Number(new URL(first.url).port) });
       // The claim lapses and the new process delivers the same content again.
       assert.ok(await eventually(async () => cb.posts('/crash').length >= 2, 10_000), 'delivered again after the restart');
       assert.equal(cb.posts('/crash')[1]!.body.toString(), sent);

@@ -1,8 +1,9 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer as createNetServer } from 'node:net';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
+import { describe, it } from 'node:test';
+import { fileURLToPath } from 'node:url';
 import { pino, type Logger } from 'pino';
 import { loadHttpConfig, loadHubConfig, loadMcpConfig, type HttpConfig, type HubConfig, type McpConfig } from '../src/config.js';
 import type { Business } from '../src/core/schema/business.js';
@@ -13,15 +14,71 @@ import { startServer, type RunningServer } from '../src/http/server.js';
 import { openStore } from '../src/store/open-store.js';
 import type { Store } from '../src/store/store.js';
 
+export { freePort, startServeProcess, type ServeProcess } from './serve.js';
+
 export const ROOT = new URL('..', import.meta.url).pathname;
+
+/**
+ * A suite that needs a system tool this machine may lack (Chromium, PostgreSQL, nginx) is skipped
+ * with `missing` as the reason: the skip option to pass to describe(). With REQUIRE_<TOOL>=1 (as
+ * .ci/run sets) a missing tool fails the run instead of skipping.
+ */
+export function skipUnless(flag: 'REQUIRE_BROWSER' | 'REQUIRE_POSTGRES' | 'REQUIRE_NGINX', missing: string | undefined): string | false {
+  if (missing === undefined) return false;
+  if (process.env[flag] === '1') throw new Error(`${missing} (${flag}=1: this run requires it)`);
+  return missing;
+}
 
 export function tempDir(): string {
   return mkdtempSync(join(tmpdir(), 'reviewcast-test-'));
 }
 
-/** Which store the suite runs against: TEST_STORE=postgres, or SQLite by default. */
-export const TEST_STORE = process.env.TEST_STORE === 'postgres' ? 'postgres' : 'sqlite';
+/**
+ * Which store this test process runs against: SQLite, unless the file is a test/postgres/ mirror
+ * (see runOnPostgres) or TEST_STORE=postgres asks for it when running one file by hand.
+ */
+export let TEST_STORE: 'sqlite' | 'postgres' = process.env.TEST_STORE === 'postgres' ? 'postgres' : 'sqlite';
 const PG_ADMIN = process.env.TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+
+/** Why the PostgreSQL suites cannot run here (and how to enable them), or undefined when they can. */
+export async function postgresMissing(): Promise<string | undefined> {
+  const client = new pg.Client({ connectionString: PG_ADMIN, connectionTimeoutMillis: 5000 });
+  try {
+    await client.connect();
+    await client.query('SELECT 1');
+    return undefined;
+  } catch (err) {
+    const why = (err as NodeJS.ErrnoException).code ?? (err as Error).message;
+    return `PostgreSQL is not reachable at ${PG_ADMIN} (${why}): start one there (trust auth, database test) or point TEST_PG_URL at one`;
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}
+
+/** Why the nginx suite cannot run here, or undefined when nginx is on the PATH. */
+export function nginxMissing(): string | undefined {
+  const probe = spawnSync('nginx', ['-v'], { encoding: 'utf8' });
+  if (!probe.error && probe.status === 0) return undefined;
+  return `nginx cannot be run (${probe.error ? (probe.error as NodeJS.ErrnoException).code : `exit ${probe.status}`}): install it with \`apt-get install nginx-light\``;
+}
+
+/**
+ * The body of a test/postgres/ mirror: runs the suite of the same name in test/ again, on
+ * PostgreSQL, so one `npm test` covers both stores; skipped with the reason when PostgreSQL is
+ * not reachable (a failure with REQUIRE_POSTGRES=1).
+ */
+export async function runOnPostgres(mirror: string): Promise<void> {
+  const name = basename(fileURLToPath(mirror));
+  const skip = skipUnless('REQUIRE_POSTGRES', await postgresMissing());
+  if (skip) {
+    it(`${name} on PostgreSQL`, { skip }, () => undefined);
+    return;
+  }
+  TEST_STORE = 'postgres';
+  describe('on PostgreSQL', async () => {
+    await import(new URL(`../${name}`, mirror).href);
+  });
+}
 let counter = 0;
 let swept = false;
 
@@ -85,6 +142,8 @@ export async function startTestService(
     trustProxy?: boolean;
     revisionPollMs?: number;
     logger?: Logger;
+    /** BASE_URL; by default the address it listens on. */
+    baseUrl?: string;
   } = {},
 ): Promise<TestService> {
   const database = seed.database ?? (await freshDatabase());
@@ -94,7 +153,7 @@ export async function startTestService(
   }
   const hub = { ...loadHubConfig({}), pollMs: 50, ...seed.hub };
   const logger = seed.logger ?? pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
-  const server = await startServer({ store, logger, host: '127.0.0.1', port: 0, revisionPollMs: seed.revisionPollMs ?? 100, trustProxy: seed.trustProxy, hub, mcp: { ...loadMcpConfig({}), ...seed.mcp }, http: { ...loadHttpConfig({}), rateLimitPerMinute: 1_000_000, ...seed.http } });
+  const server = await startServer({ store, logger, host: '127.0.0.1', port: 0, baseUrl: seed.baseUrl, revisionPollMs: seed.revisionPollMs ?? 100, trustProxy: seed.trustProxy, hub, mcp: { ...loadMcpConfig({}), ...seed.mcp }, http: { ...loadHttpConfig({}), rateLimitPerMinute: 1_000_000, ...seed.http } });
   return {
     url: server.url,
     store,
@@ -146,43 +205,4 @@ export async function eventually(check: () => Promise<boolean>, timeoutMs: numbe
     await new Promise((r) => setTimeout(r, stepMs));
   }
   return check();
-}
-
-export interface ServeProcess {
-  url: string;
-  child: ChildProcess;
-  /** Everything the process wrote to stdout and stderr so far (its JSON log lines). */
-  output(): string;
-  /** Resolves with the exit code (or signal) when the process ends. */
-  exited: Promise<number | NodeJS.Signals>;
-}
-
-/** A port nothing listens on right now (the OS picks it; released before returning). */
-export async function freePort(): Promise<number> {
-  const probe = createNetServer();
-  await new Promise<void>((r) => probe.listen(0, '127.0.0.1', r));
-  const { port } = probe.address() as { port: number };
-  await new Promise((r) => probe.close(r));
-  return port;
-}
-
-/** `reviewcast serve` in its own process (from source, through tsx), ready to answer; on `port` (a restart) or a free one. */
-export async function startServeProcess(database: string, env: Record<string, string> = {}, port?: number): Promise<ServeProcess> {
-  port ??= await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'src/cli/main.ts'), 'serve'], {
-    cwd: ROOT,
-    env: { ...process.env, DATABASE_URL: database, PORT: String(port), HOST: '127.0.0.1', BASE_URL: `http://127.0.0.1:${port}`, LOG_LEVEL: 'info', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout!.on('data', (d: Buffer) => (output += d.toString()));
-  child.stderr!.on('data', (d: Buffer) => (output += d.toString()));
-  const exited = new Promise<number | NodeJS.Signals>((r) => child.once('exit', (code, signal) => r(code ?? signal!)));
-  const url = `http://127.0.0.1:${port}`;
-  const ready = await eventually(async () => child.exitCode === null && (await fetch(`${url}/healthz`).then(async (r) => (await r.arrayBuffer(), r.ok), () => false)), 30_000, 100);
-  if (!ready) {
-    child.kill('SIGKILL');
-    throw new Error(`serve did not start:\n${output}`);
-  }
-  return { url, child, output: () => output, exited };
 }

@@ -3,6 +3,8 @@ import { request } from 'node:http';
 import { after, before, describe, it } from 'node:test';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { Validator } from '@seriousme/openapi-schema-validator';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormatsModule from 'ajv-formats';
 import { ERROR_CATALOGUE } from '../src/http/errors.js';
 import { readFileSync } from 'node:fs';
 import { BUSINESS, REVIEWS } from './fixtures/data.js';
@@ -45,6 +47,10 @@ describe('GET /reviews.json', () => {
     assert.equal(body.reviews.length, 8);
     const dates = body.reviews.map((r) => r.date);
     assert.deepEqual(dates, [...dates].sort().reverse());
+    for (const r of body.reviews as unknown as { id: string; url: string }[]) assert.equal(r.url, `${svc.url}/reviews/${r.id}`);
+    const since = (await (await fetch(`${svc.url}/api/reviews/since/2026-01-01`)).json()) as { reviews: { id: string; url: string }[] };
+    assert.equal(since.reviews.length, 8);
+    for (const r of since.reviews) assert.equal(r.url, `${svc.url}/reviews/${r.id}`);
   });
 });
 
@@ -152,12 +158,10 @@ describe('errors', () => {
     assert.equal(JSON.parse(res.body.toString()).error, 'method_not_allowed');
     assert.equal((await raw('/api/reviews/since/2026-01-01', {}, 'POST')).status, 405);
   });
-  it('the README documents every error code in the catalogue', () => {
-    const readme = readFileSync(`${ROOT}/README.md`, 'utf8');
-    for (const [code, { status }] of Object.entries(ERROR_CATALOGUE)) {
-      const row = `| \`${code}\` | ${status} |`;
-      assert.ok(readme.includes(row), `README lacks the row "${row}"`);
-    }
+  it('docs/errors.md states the catalogue: every code, its status and its meaning, and nothing else', () => {
+    const doc = readFileSync(`${ROOT}/docs/errors.md`, 'utf8');
+    const documented = Object.fromEntries([...doc.matchAll(/^\| `(\w+)` \| (\d+) \| (.+?) \|$/gm)].map(([, code, status, meaning]) => [code, { status: Number(status), meaning }]));
+    assert.deepEqual(documented, ERROR_CATALOGUE);
   });
   it('/healthz reports the revision', async () => {
     const body = (await (await fetch(`${svc.url}/healthz`)).json()) as { status: string; revision: number; reviews: number };
@@ -185,6 +189,42 @@ describe('GET /.well-known/openapi.json', () => {
     assert.deepEqual([limit.in, limit.schema.minimum, limit.schema.maximum, limit.schema.default], ['query', 1, 100, 20]);
     const rating = params.find((p) => p.name === 'rating')!;
     assert.deepEqual([rating.schema.minimum, rating.schema.maximum], [1, 5]);
-    assert.deepEqual(params.filter((p) => p.in === 'query').map((p) => p.name).sort(), ['limit', 'mentions_service', 'mentions_technician', 'min_rating', 'query', 'rating', 'since', 'until']);
+    assert.deepEqual(params.filter((p) => p.in === 'query').map((p) => p.name).sort(), ['cursor', 'limit', 'mentions_service', 'mentions_technician', 'min_rating', 'query', 'rating', 'since', 'sort', 'until', 'with_reply', 'with_text']);
+  });
+  it('says what linters and clients ask: no auth, contact, tag descriptions, HEAD, valid examples, empty answers without content, portable nullables', async () => {
+    type Media = { schema?: Record<string, unknown>; example?: unknown };
+    type Op = { operationId: string; responses: Record<string, { content?: Record<string, Media> }> };
+    const doc = (await (await fetch(`${svc.url}/.well-known/openapi.json`)).json()) as {
+      security: unknown[];
+      info: { contact?: { url?: string } };
+      tags: { name: string; description?: string }[];
+      paths: Record<string, Record<string, Op>>;
+      components: Record<string, unknown>;
+    };
+    assert.deepEqual(doc.security, []);
+    assert.ok(doc.info.contact?.url?.startsWith(svc.url));
+    for (const t of doc.tags) assert.ok(t.description, t.name);
+    for (const [path, ops] of Object.entries(doc.paths)) if (ops.get) assert.ok(ops.head, `HEAD ${path}`);
+    assert.equal(doc.paths['/reviews.json']!.head!.responses['200']!.content, undefined, 'HEAD has no body');
+    assert.equal(doc.paths['/mcp']!.post!.responses['202']!.content, undefined);
+    assert.equal(doc.paths['/mcp']!.delete!.responses['204']!.content, undefined);
+    const ajv = new Ajv2020({ strict: false });
+    (addFormatsModule as unknown as (a: Ajv2020) => void)(ajv);
+    let examples = 0;
+    for (const ops of Object.values(doc.paths)) {
+      for (const op of Object.values(ops)) {
+        for (const res of Object.values(op.responses)) {
+          for (const media of Object.values(res.content ?? {})) {
+            if (media.example === undefined || !media.schema) continue;
+            examples++;
+            const validate = ajv.compile({ ...media.schema, components: doc.components });
+            assert.ok(validate(media.example), `${op.operationId}: ${JSON.stringify(validate.errors)}`);
+          }
+        }
+      }
+    }
+    assert.ok(examples >= 2);
+    const arrays = JSON.stringify(doc).match(/"type":\[[^\]]*"null"[^\]]*\]/g);
+    assert.equal(arrays, null, 'nullable fields are anyOf, not type arrays');
   });
 });

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { connect } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { BUSINESS, REVIEWS } from './fixtures/data.js';
-import { freshDatabase, openTestStore, startServeProcess, startTestService, type TestService } from './helpers.js';
+import { eventually, freshDatabase, openTestStore, startServeProcess, startTestService, type TestService } from './helpers.js';
 
 const MCP_HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
 
@@ -184,7 +184,7 @@ describe('graceful shutdown', () => {
     const seed = await openTestStore(database);
     await seed.importReviews({ reviews: REVIEWS, business: BUSINESS, replace: false, dryRun: false });
     await seed.close();
-    const proc = await startServeProcess(database, { SHUTDOWN_TIMEOUT_MS: '10000' });
+    const proc = await startServeProcess(database, { env: { SHUTDOWN_TIMEOUT_MS: '10000' } });
     const port = Number(new URL(proc.url).port);
     // A request whose body is only half sent when the signal arrives.
     const body = JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } });
@@ -193,17 +193,17 @@ describe('graceful shutdown', () => {
     socket.on('data', (d) => (answer += d.toString()));
     const closed = new Promise((r) => socket.on('close', r));
     await new Promise((r) => socket.on('connect', r));
-    socket.write(`POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nConnection: close\r\nContent-Length: ${body.length}\r\n\r\n${body.slice(0, 20)}`);
-    await new Promise((r) => setTimeout(r, 200));
+    // Expect: 100-continue makes the server say when it has taken the request in (Node answers
+    // 100 Continue as it hands the request to the app): only then is it "under way".
+    socket.write(`POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nConnection: close\r\nExpect: 100-continue\r\nContent-Length: ${body.length}\r\n\r\n${body.slice(0, 20)}`);
+    assert.ok(await eventually(async () => answer.startsWith('HTTP/1.1 100 Continue\r\n\r\n'), 10_000, 10), `the server took the request in: ${answer}`);
     proc.child.kill('SIGTERM');
-    await new Promise((r) => setTimeout(r, 300));
-    const refused = await fetch(`${proc.url}/healthz`).then(
-      (r) => `answered ${r.status}`,
-      () => 'refused',
-    );
-    assert.equal(refused, 'refused', 'a new connection after SIGTERM');
+    assert.ok(await eventually(async () => proc.output().includes('"msg":"shutting down'), 10_000, 10), 'the server began shutting down');
+    const refused = await eventually(() => fetch(`${proc.url}/healthz`).then(() => false, () => true), 5000);
+    assert.ok(refused, 'a new connection after SIGTERM is refused');
     socket.write(body.slice(20));
     await closed;
+    answer = answer.replace('HTTP/1.1 100 Continue\r\n\r\n', '');
     assert.match(answer, /^HTTP\/1.1 200 OK/, answer);
     assert.match(answer, /"serverInfo"/);
     assert.equal(await proc.exited, 0);

@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# Runs the MCP Inspector command the docs and /developers/mcp show (src/pages/developer-pages.ts)
+# against a real reviewcast on a free port, and checks it lists every tool the server has. The
+# Inspector comes from the npm registry (it asks for Node 22, so it is not a devDependency).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+PORT=$(node -e 'const s=require("net").createServer().listen(0,"127.0.0.1",()=>{console.log(s.address().port);s.close()})')
+DB=$(mktemp -d)/inspector.db
+PORT=$PORT DATABASE_URL=$DB LOG_LEVEL=warn node --import tsx src/cli/main.ts serve &
+SERVER=$!
+trap 'kill $SERVER 2>/dev/null || true' EXIT
+for _ in $(seq 1 100); do curl -sf "http://127.0.0.1:$PORT/healthz" >/dev/null && break; sleep 0.2; done
+URL="http://localhost:$PORT/mcp"
+CMD=$(node --import tsx -e "import('./src/pages/developer-pages.ts').then((m) => console.log(m.inspectorCommand('$URL')))")
+WANT=$(node --import tsx -e "import('./src/mcp/mcp-server.ts').then((m) => console.log(m.toolList().map((t) => t.name).join(',')))")
+echo "running: $CMD"
+GOT=$(${CMD/npx /npx -y } 2>/dev/null | node -e 'let s="";process.stdin.on("data",(d)=>s+=d).on("end",()=>console.log(JSON.parse(s).tools.map((t)=>t.name).join(",")))')
+if [ "$GOT" != "$WANT" ]; then echo "FAIL: the Inspector listed [$GOT], the server has [$WANT]"; exit 1; fi
+echo "ok: the documented Inspector command lists all $(tr ',' '\n' <<<"$WANT" | wc -l) tools"
