@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DEMO_BUSINESS } from '../src/core/demo/business.js';
 import { buildReviewIndex, searchReviews } from '../src/core/search.js';
-import type { SearchQuery } from '../src/core/schema/search.js';
+import type { SearchRequest } from '../src/core/schema/search.js';
 import { benchDatabase, benchReviews, invoice } from './lib/dataset.js';
 import { wrk } from './lib/load.js';
 import { naiveSearch } from './lib/naive-search.js';
@@ -23,7 +23,7 @@ const sizes = (process.argv[3] ?? '100000,1000000').split(',').map(Number);
 const HTTP_SIZE = 100_000;
 const CONNECTIONS = 8;
 
-function cases(n: number): { name: string; q: SearchQuery }[] {
+function cases(n: number): { name: string; q: SearchRequest }[] {
   return [
     { name: 'rating=5', q: { rating: 5 } },
     { name: 'min_rating=4', q: { min_rating: 4 } },
@@ -61,7 +61,7 @@ const inProcess: Record<string, string | number | boolean>[] = [];
 for (const n of sizes) {
   const reviews = benchReviews(n);
   const t0 = performance.now();
-  const index = buildReviewIndex(DEMO_BUSINESS, reviews);
+  const index = buildReviewIndex(DEMO_BUSINESS, reviews, 'bench');
   index.words();
   const buildMs = performance.now() - t0;
   const target = n <= HTTP_SIZE ? 5 : 50;

@@ -1,6 +1,7 @@
+/** Configuration from the environment, validated: the only reader of process.env. */
 import { resolve } from 'node:path';
 import { z } from 'zod';
-import type { Resolver } from './websub/address-guard.js';
+import type { LookupAddress } from 'node:dns';
 
 /** Nothing else reads process.env: every setting is named, defaulted and validated here. */
 
@@ -93,6 +94,9 @@ export function loadMcpConfig(env: NodeJS.ProcessEnv = process.env): McpConfig {
   const sessionIdleSeconds = intVar(env, 'MCP_SESSION_IDLE_SECONDS', 1800, 10, 31_536_000);
   return { sessionIdleSeconds, sessionMaxSeconds: intVar(env, 'MCP_SESSION_MAX_SECONDS', 86_400, sessionIdleSeconds, 31_536_000), allowedOrigins: origins };
 }
+
+/** A dns.lookup-shaped resolver for callback hosts (all addresses). */
+export type Resolver = (hostname: string, done: (err: NodeJS.ErrnoException | null, addresses?: LookupAddress[]) => void) => void;
 
 export interface HubConfig {
   leaseDefaultSeconds: number;

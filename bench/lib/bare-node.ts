@@ -3,7 +3,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { freePort, waitUntilServing } from './service.js';
+import { freePort, waitUntilServing } from '../../test/serve.js';
 
 const SERVER = fileURLToPath(new URL('./bare-node-server.ts', import.meta.url));
 

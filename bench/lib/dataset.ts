@@ -6,7 +6,7 @@ import { demoReviews } from '../../src/core/demo/reviews.js';
 import { deterministicUlid } from '../../src/core/ids.js';
 import { sortNewestFirst } from '../../src/core/reviews.js';
 import type { Review } from '../../src/core/schema/review.js';
-import { SqliteStore } from '../../src/store/sqlite/sqlite-store.js';
+import { openSqliteStore } from '../../src/store/sqlite/sqlite-store.js';
 
 /**
  * N distinct reviews recombined from the demo texts, newest first: realistic words at any
@@ -30,7 +30,7 @@ export const invoice = (i: number) => (i * 7919) % 1_000_003;
 /** A fresh SQLite database in a temporary folder holding the demo business and N bench reviews. */
 export async function benchDatabase(n: number): Promise<string> {
   const path = join(mkdtempSync(join(tmpdir(), 'rc-bench-')), 'bench.db');
-  const store = new SqliteStore(path);
+  const store = openSqliteStore(path);
   await store.importReviews({ reviews: benchReviews(n), business: DEMO_BUSINESS, replace: false, dryRun: false });
   await store.close();
   return path;

@@ -2,7 +2,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { chmodSync, mkdirSync, readFileSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { freePort, waitUntilServing } from './service.js';
+import { freePort, waitUntilServing } from '../../test/serve.js';
 
 export interface Nginx {
   url: string;

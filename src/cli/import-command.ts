@@ -1,3 +1,4 @@
+/** The import command: reads a file with its format's adapter, validates every record and merges them into the store. */
 import { readFile } from 'node:fs/promises';
 import { extname } from 'node:path';
 import cliProgress from 'cli-progress';

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+/** The reviewcast command line: serve, import, export and hub list. */
 import { writeFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { ConfigError, loadDatabaseConfig, loadServeConfig, progressWanted } from '../config.js';
@@ -10,10 +10,11 @@ import { sortNewestFirst } from '../core/reviews.js';
 import { startServer } from '../http/server.js';
 import { createLogger } from '../logger.js';
 import { openStore } from '../store/open-store.js';
+import { VERSION } from '../version.js';
 import { ImportFileError } from './formats/types.js';
 import { IMPORT_FORMATS, formatValidationError, guessFormat, runImport, type ImportFormat } from './import-command.js';
 
-const USAGE = `reviewcast: publish one business's verified reviews
+const USAGE = `reviewcast: publish one business's customer reviews
 
 Usage:
   reviewcast serve                 start the HTTP service (env: PORT, HOST, BASE_URL, DATABASE_URL, LOG_LEVEL)
@@ -26,11 +27,6 @@ Usage:
 Exit codes: 0 ok, 1 invalid import data, 2 bad usage or configuration.`;
 
 class UsageError extends Error {}
-
-function version(): string {
-  const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
-  return pkg.version;
-}
 
 async function serve(): Promise<void> {
   const config = loadServeConfig();
@@ -158,7 +154,7 @@ async function main(argv: string[]): Promise<number> {
         return 0;
       case '--version':
       case '-v':
-        process.stdout.write(`${version()}\n`);
+        process.stdout.write(`${VERSION}\n`);
         return 0;
       case '--help':
       case '-h':

@@ -1,3 +1,4 @@
+/** Review ids: deterministic ULIDs, so re-importing a record gives it the same id. */
 import { createHash } from 'node:crypto';
 
 const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';

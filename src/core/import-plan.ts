@@ -1,7 +1,9 @@
+/** Import planning: validates incoming records and works out what to add, update and remove. */
 import { z } from 'zod';
 import { deterministicUlid } from './ids.js';
 import { canonicalReview } from './reviews.js';
 import { BusinessSchema, type Business } from './schema/business.js';
+import { Ulid } from './schema/common.js';
 import { ReviewInputSchema, ReviewSchema, type Review } from './schema/review.js';
 
 /** One record that failed validation, located so the operator can find it in the file. */
@@ -35,9 +37,11 @@ function issuesToErrors(where: string, error: z.ZodError): RecordError[] {
 }
 
 /**
- * Validates every record and gives each a stable id. Records without an id get one derived
- * from their content plus the occurrence number of identical content in the file, so the
- * same file always yields the same ids. All errors are collected; any error rejects the lot.
+ * Validates every record and gives each a stable id. An id that is not a ULID is the source
+ * system's: it is kept as source_id and our id derives from (source, source_id), so the same
+ * review keeps its id when edited there. Records with neither get one derived from their
+ * content plus the occurrence number of identical content in the file, so the same file always
+ * yields the same ids. All errors are collected; any error rejects the lot.
  */
 export function validateRecords(records: readonly RawRecord[], onProgress?: (done: number) => void): Review[] {
   const errors: RecordError[] = [];
@@ -52,7 +56,17 @@ export function validateRecords(records: readonly RawRecord[], onProgress?: (don
       return;
     }
     const input = parsed.data;
-    let id = input.id;
+    const given = input.id;
+    const ours = given !== undefined && Ulid.safeParse(given).success ? given : undefined;
+    const foreign = given !== undefined && ours === undefined ? given : undefined;
+    if (foreign !== undefined && input.source_id !== null && input.source_id !== foreign) {
+      errors.push({ where: rec.where, field: 'source_id', message: `"${input.source_id}" differs from the id "${foreign}": give the source system's id once, as id or as source_id` });
+      return;
+    }
+    const sourceId = foreign ?? input.source_id;
+    let id = ours;
+    // The same formula the GBP import has always used (source "google", Google's reviewId).
+    if (id === undefined && sourceId !== null) id = deterministicUlid(`${input.source}:${sourceId}`, input.date);
     if (id === undefined) {
       const content = [input.source, input.author, input.date, input.rating, input.text ?? ''].join('\u0000');
       const n = (contentCount.get(content) ?? 0) + 1;
@@ -61,11 +75,11 @@ export function validateRecords(records: readonly RawRecord[], onProgress?: (don
     }
     const previous = seenIds.get(id);
     if (previous !== undefined) {
-      errors.push({ where: rec.where, field: 'id', message: `duplicate id ${id} (also in ${previous})` });
+      errors.push({ where: rec.where, field: 'id', message: `duplicate id ${id}${sourceId === null ? '' : ` (source ${input.source}, source_id ${sourceId})`} (also in ${previous})` });
       return;
     }
     seenIds.set(id, rec.where);
-    reviews.push(ReviewSchema.parse({ ...input, id }));
+    reviews.push(ReviewSchema.parse({ ...input, id, source_id: sourceId }));
   });
   onProgress?.(records.length);
   if (errors.length > 0) throw new ImportValidationError(errors);
@@ -78,7 +92,7 @@ export function validateBusiness(value: unknown): Business {
   return parsed.data;
 }
 
-export interface ImportPlan {
+interface ImportPlan {
   added: Review[];
   updated: Review[];
   removed: string[];
@@ -89,7 +103,7 @@ export interface ImportPlan {
  * What merging `incoming` into `existing` (id -> stored canonical JSON) changes; with
  * `replace`, the result is exactly `incoming`. Planned reviews are canonical.
  */
-export function planImport(existing: ReadonlyMap<string, string>, incoming: readonly Review[], replace: boolean): ImportPlan {
+function planImport(existing: ReadonlyMap<string, string>, incoming: readonly Review[], replace: boolean): ImportPlan {
   const plan: ImportPlan = { added: [], updated: [], removed: [], unchanged: 0 };
   const incomingIds = new Set<string>();
   for (const original of incoming) {
@@ -104,7 +118,7 @@ export function planImport(existing: ReadonlyMap<string, string>, incoming: read
   return plan;
 }
 
-export function planIsEmpty(plan: ImportPlan): boolean {
+function planIsEmpty(plan: ImportPlan): boolean {
   return plan.added.length === 0 && plan.updated.length === 0 && plan.removed.length === 0;
 }
 

@@ -1,16 +1,16 @@
+/** The fastify app built from the route table: routing, body parsers, CORS preflight, rate limit and error answers. */
 import formbody from '@fastify/formbody';
 import rateLimit from '@fastify/rate-limit';
 import { STATUS_CODES, createServer } from 'node:http';
 import Fastify, { LogController, type FastifyError, type FastifyReply, type FastifyRequest } from 'fastify';
-import { plainText } from '../websub/hub-route.js';
 import { sharedRateLimitStore } from './shared-rate-limit.js';
 import type { Logger } from 'pino';
-import { answersInPlainText, errorBody, sendError } from './errors.js';
+import { errorBody, plainText, sendError } from './errors.js';
 import type { HttpConfig } from '../config.js';
 import { buildFastPath } from './fast-path.js';
 import { clientAddress, Gate, setRouteLabel } from './gate.js';
-import { HUB_BODY_BYTES, MAX_HEADER_BYTES, MCP_BODY_BYTES } from './limits.js';
-import { fastifyUrl, operationHandler, type Operation, type ServiceContext } from './route-table.js';
+import { HUB_BODY_BYTES, MAX_HEADER_BYTES, MCP_BODY_BYTES } from '../limits.js';
+import { fastifyUrl, operationHandler, plainTextErrorPaths, type Operation, type ServiceContext } from './operation.js';
 
 function pathPattern(path: string): RegExp {
   // Braces are left unescaped by the first replace, so each {param} is still plain text for the second.
@@ -21,7 +21,8 @@ function pathPattern(path: string): RegExp {
 /** Builds the fastify app from the route table: routing, CORS preflight, 404/405 and error answers. */
 export async function buildApp(operations: readonly Operation[], ctx: ServiceContext, logger: Logger, trustProxy: boolean, http: HttpConfig) {
   const fastPath = buildFastPath(operations, ctx, logger);
-  const gate = new Gate(http, trustProxy, ctx.metrics);
+  const answersInPlainText = plainTextErrorPaths(operations);
+  const gate = new Gate(http, trustProxy, ctx.metrics, answersInPlainText);
   const app = Fastify({
     serverFactory: (handler) => {
       const server = createServer(
@@ -117,7 +118,7 @@ export async function buildApp(operations: readonly Operation[], ctx: ServiceCon
   await app.register(formbody, { bodyLimit: HUB_BODY_BYTES });
   await app.register(rateLimit, {
     global: false,
-    store: sharedRateLimitStore(ctx.hub.store),
+    store: sharedRateLimitStore(ctx.rateLimits),
     // The same client as the service-wide limit counts.
     keyGenerator: (req) => clientAddress(req.raw, trustProxy),
   });

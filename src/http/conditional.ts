@@ -1,7 +1,8 @@
+/** Conditional GET and content coding: ETag, Last-Modified, 304 and the pre-compressed bodies. */
 import Negotiator from 'negotiator';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Representation } from '../live/representation.js';
+import type { Representation } from '../snapshot/representation.js';
 import type { LimitHeaders } from './gate.js';
 
 const CODINGS = ['br', 'gzip', 'identity'];

@@ -1,7 +1,8 @@
+/** The fast path: answers GET for pre-built documents ahead of fastify. */
 import type { Logger } from 'pino';
 import { prepareResponse, type Served } from './conditional.js';
 import { setRouteLabel, type AnswerNow } from './gate.js';
-import type { Operation, ServiceContext } from './route-table.js';
+import type { Operation, ServiceContext } from './operation.js';
 
 /**
  * Answers GET and HEAD for the document endpoints (datasets, feeds, pages) straight from the

@@ -1,14 +1,15 @@
+/** The gate every request passes first: URL length limit, per-client rate limit and request metrics. */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { HttpConfig } from '../config.js';
 import type { Metrics } from '../metrics/metrics.js';
 import type { ErrorBody } from '../core/schema/error.js';
-import { answersInPlainText, errorBody } from './errors.js';
-import { MAX_URL_BYTES } from './limits.js';
+import { errorBody } from './errors.js';
+import { MAX_URL_BYTES } from '../limits.js';
 
 const WINDOW_MS = 60_000;
 
 /** Set by fastify's onRequest hook: the route template a request matched, for metrics. */
-export const ROUTE_LABEL = Symbol('routeLabel');
+const ROUTE_LABEL = Symbol('routeLabel');
 type Labelled = IncomingMessage & { [ROUTE_LABEL]?: string };
 
 export function setRouteLabel(req: IncomingMessage, route: string): void {
@@ -25,11 +26,10 @@ export function clientAddress(req: IncomingMessage, trustProxy: boolean): string
   return req.socket.remoteAddress ?? 'unknown';
 }
 
-/** The JSON error body, or for the hub (which speaks plain text, WebSub §5.1.2) its message. */
-function refuse(req: IncomingMessage, res: ServerResponse, status: number, body: ErrorBody, headers: Record<string, string> = {}): void {
-  const hub = answersInPlainText(req.url);
-  const text = hub ? body.message : JSON.stringify(body);
-  const type = hub ? 'text/plain; charset=utf-8' : 'application/json';
+/** The JSON error body, or for an endpoint that speaks plain text (the hub, WebSub §5.1.2) its message. */
+function refuse(req: IncomingMessage, res: ServerResponse, inPlainText: boolean, status: number, body: ErrorBody, headers: Record<string, string> = {}): void {
+  const text = inPlainText ? body.message : JSON.stringify(body);
+  const type = inPlainText ? 'text/plain; charset=utf-8' : 'application/json';
   res.writeHead(status, { 'content-type': type, 'content-length': Buffer.byteLength(text), 'cache-control': 'no-store', ...headers });
   res.end(text);
 }
@@ -56,6 +56,7 @@ export class Gate {
     private readonly config: HttpConfig,
     private readonly trustProxy: boolean,
     private readonly metrics: Metrics,
+    private readonly answersInPlainText: (url: string | undefined) => boolean,
   ) {
     this.policy = `${config.rateLimitPerMinute};w=${WINDOW_MS / 1000}`;
   }
@@ -88,7 +89,7 @@ export class Gate {
   private admit(req: IncomingMessage, res: ServerResponse): LimitHeaders | null {
     if ((req.url ?? '').length > MAX_URL_BYTES) {
       setRouteLabel(req, 'refused');
-      refuse(req, res, 414, errorBody('uri_too_long', `The request target is longer than ${MAX_URL_BYTES} bytes`));
+      refuse(req, res, this.answersInPlainText(req.url), 414, errorBody('uri_too_long', `The request target is longer than ${MAX_URL_BYTES} bytes`));
       return null;
     }
     const now = Date.now();
@@ -105,7 +106,7 @@ export class Gate {
     const headers: LimitHeaders = { 'ratelimit-policy': this.policy, ratelimit: `limit=${limit}, remaining=${Math.max(0, limit - count)}, reset=${reset}` };
     if (count > limit) {
       setRouteLabel(req, 'refused');
-      refuse(req, res, 429, errorBody('too_many_requests', `More than ${limit} requests in a minute from this client; retry in ${reset} s`), { ...headers, 'retry-after': String(reset) });
+      refuse(req, res, this.answersInPlainText(req.url), 429, errorBody('too_many_requests', `More than ${limit} requests in a minute from this client; retry in ${reset} s`), { ...headers, 'retry-after': String(reset) });
       return null;
     }
     return headers;

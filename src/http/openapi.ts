@@ -1,13 +1,13 @@
-import { HUB_PATH } from '../core/feeds/topics.js';
-import { HUB_BODY_BYTES, kb, MAX_HEADER_BYTES, MCP_BODY_BYTES, URL_LIMIT_TEXT } from './limits.js';
+/** The OpenAPI 3.1.0 document, generated from the route table and the zod schemas. */
+import { HUB_BODY_BYTES, kb, MAX_HEADER_BYTES, MCP_BODY_BYTES, URL_LIMIT_TEXT } from '../limits.js';
 import { z } from 'zod';
-import { jsonSchemaOf } from '../core/schema/json-schema.js';
-import type { Operation, ResponseDoc } from './route-table.js';
+import { jsonSchemaOf, portableNullables } from '../core/schema/json-schema.js';
+import type { Operation, ResponseDoc } from './operation.js';
 
 type Json = Record<string, unknown>;
 
 const EXAMPLE_REVIEW = {
-  id: '01JQ8Z6D2V7C3XAMPLE0000001',
+  id: '01JQ8Z6D2V7C3X4MPE0000000A',
   author: 'Dana K.',
   author_avatar_url: null,
   rating: 5,
@@ -17,6 +17,8 @@ const EXAMPLE_REVIEW = {
   source_url: null,
   owner_reply: { text: 'Thank you, Dana! We will pass this on to Marco.', date: '2026-03-15' },
   verified: true,
+  source_id: 'AbFvOqmExampleReviewId',
+  url: 'https://reviews.example.com/reviews/01JQ8Z6D2V7C3X4MPE0000000A',
 };
 
 /** JSON Schema for a zod schema, without the per-document keywords OpenAPI does not want inline. */
@@ -32,6 +34,7 @@ function componentSchemas(): Json {
     delete s.$schema;
     delete s.$id;
   }
+  portableNullables(all.schemas);
   return all.schemas;
 }
 
@@ -60,12 +63,17 @@ const CONDITIONAL_HEADERS = {
   'Last-Modified': { description: 'When the review data last changed', schema: { type: 'string' } },
 };
 
+const errorContent = { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } };
+
 function response(op: Operation, status: string, doc: ResponseDoc): Json {
   const out: Json = { description: doc.description };
-  const media: Json = {};
-  if (doc.schema) media.schema = jsonSchema(doc.schema);
-  if (doc.example !== undefined) media.example = doc.example;
-  out.content = { [doc.contentType ?? 'application/json']: media };
+  // A response without a schema, media type or example has no body (202, 204): it gets no content.
+  if (doc.schema || doc.contentType || doc.example !== undefined) {
+    const media: Json = {};
+    if (doc.schema) media.schema = jsonSchema(doc.schema);
+    if (doc.example !== undefined) media.example = doc.example;
+    out.content = { [doc.contentType ?? 'application/json']: media, ...(doc.routerError ? errorContent : {}) };
+  }
   const headers = {
     ...(op.conditional && status === '200' ? CONDITIONAL_HEADERS : {}),
     ...(op.topic && status === '200' ? { Link: { description: 'WebSub discovery: <hub>; rel="hub", <topic>; rel="self"', schema: { type: 'string' } } } : {}),
@@ -81,7 +89,6 @@ const RATE_LIMIT_HEADERS = {
   'RateLimit-Policy': { description: '<limit>;w=60', schema: { type: 'string' } },
 };
 
-const errorContent = { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } };
 const textContent = { 'text/plain': { schema: { type: 'string' } } };
 
 const COMMON_RESPONSES: Json = {
@@ -93,8 +100,34 @@ const COMMON_RESPONSES: Json = {
   PayloadTooLargeText: { description: `The body is larger than ${kb(HUB_BODY_BYTES)}`, content: textContent },
 };
 
+const TAGS: Record<string, string> = {
+  Datasets: 'Whole documents, rebuilt once per data change: every review with the business profile, and the insights',
+  Reviews: 'Searching the reviews and reading those since a date',
+  Feeds: 'Atom and JSON Feed 1.1 of the newest reviews; both are WebSub topics',
+  WebSub: 'The WebSub hub: subscribe a callback to a topic and receive each change',
+  MCP: 'The Model Context Protocol endpoint (streamable HTTP) with read-only tools',
+  Service: 'This description, health and metrics',
+};
+
+/** Every GET is also served as HEAD (fastify's HEAD routes): the same answer without a body. */
+function headOf(get: Json): Json {
+  const responses: Json = {};
+  for (const [status, res] of Object.entries(get.responses as Record<string, Json>)) {
+    const rest = { ...res };
+    delete rest.content;
+    responses[status] = rest;
+  }
+  return {
+    ...get,
+    operationId: `${String(get.operationId)}Head`,
+    summary: `${String(get.summary)} (headers only)`,
+    description: 'The same answer as GET, status and headers included, without the body.',
+    responses,
+  };
+}
+
 const EXAMPLES: Record<string, unknown> = {
-  searchReviews: { matched: 1, returned: 1, reviews: [EXAMPLE_REVIEW] },
+  searchReviews: { matched: 1, returned: 1, reviews: [EXAMPLE_REVIEW], next_cursor: null },
   getReviewsSince: { since: '2026-03-01', count: 1, reviews: [EXAMPLE_REVIEW] },
 };
 
@@ -110,7 +143,7 @@ export function buildOpenApi(operations: readonly Operation[], baseUrl: string):
     }
     if (op.conditional) responses['304'] = { description: 'Not Modified: the validator sent still matches; empty body' };
     // What the service answers before any endpoint sees the request; the hub answers in plain text.
-    const hub = op.path === HUB_PATH;
+    const hub = op.plainTextErrors === true;
     if (op.requestBody) responses['413'] ??= { $ref: `#/components/responses/${hub ? 'PayloadTooLargeText' : 'PayloadTooLarge'}` };
     responses['414'] ??= { $ref: `#/components/responses/${hub ? 'UriTooLongText' : 'UriTooLong'}` };
     responses['431'] ??= { $ref: '#/components/responses/HeadersTooLarge' };
@@ -127,20 +160,23 @@ export function buildOpenApi(operations: readonly Operation[], baseUrl: string):
         : {}),
       responses,
     };
-    paths[op.path] = { ...paths[op.path], [op.method.toLowerCase()]: entry };
+    paths[op.path] = { ...paths[op.path], [op.method.toLowerCase()]: entry, ...(op.method === 'GET' ? { head: headOf(entry) } : {}) };
   }
   return {
     openapi: '3.1.0',
     info: {
       title: 'Reviewcast',
       version: '1.0.0',
-      summary: "One business's verified customer reviews, read-only.",
+      summary: "One business's customer reviews, read-only.",
       description:
-        'A public, read-only API over one business\'s verified reviews: JSON datasets, search, feeds, an MCP endpoint and a WebSub hub. No authentication; an Authorization header is ignored. Errors use the `Error` schema with a stable `error` code.',
+        'A public, read-only API over one business\'s customer reviews: JSON datasets, search, feeds, an MCP endpoint and a WebSub hub. No authentication; an Authorization header is ignored. Errors use the `Error` schema with a stable `error` code.',
+      contact: { name: 'API documentation', url: `${baseUrl}/developers` },
       license: { name: 'MIT', identifier: 'MIT' },
     },
     servers: [{ url: baseUrl }],
-    tags: [...new Set(operations.filter((o) => !o.hidden).map((o) => o.tag))].map((name) => ({ name })),
+    // Public and read-only: no operation takes credentials.
+    security: [],
+    tags: [...new Set(operations.filter((o) => !o.hidden).map((o) => o.tag))].map((name) => ({ name, description: TAGS[name] })),
     paths,
     components: { schemas: componentSchemas(), responses: COMMON_RESPONSES },
   };

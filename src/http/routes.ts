@@ -1,22 +1,27 @@
+/** The route table: every endpoint of the service, its documentation, validation and handler. */
 import { ATOM_CONTENT_TYPE } from '../core/feeds/atom.js';
-import { HUB_PATH, type TopicPath } from '../core/feeds/topics.js';
+import { HUB_PATH, type TopicPath } from '../core/feeds/websub-topics.js';
 import { InsightsSchema } from '../core/schema/insights.js';
 import { JsonFeedSchema } from '../core/schema/jsonfeed.js';
 import { jsonSchemaOf } from '../core/schema/json-schema.js';
 import { HubRequestSchema } from '../core/schema/websub.js';
-import { reviewsSince, searchReviews } from '../core/search.js';
+import { InvalidCursor, publishHits, searchReviews, sinceResult } from '../core/search.js';
 import { handleHubRequest } from '../websub/hub-route.js';
-import { MCP_PATH, handleMcpDelete, handleMcpGet, handleMcpPost } from '../mcp/mcp-route.js';
-import { pageOperations } from '../pages/page-routes.js';
+import { TOOLS } from '../mcp/tools.js';
+import { MCP_PATH, handleMcpDelete, handleMcpGet, handleMcpPost, type McpAnswer, type McpRequest, type McpEndpoint } from '../mcp/mcp-route.js';
+import { pageOperations, reviewPageOperation } from './page-routes.js';
 import { topicLinkHeader } from '../websub/hub.js';
 import { ReviewsDatasetSchema } from '../core/schema/dataset.js';
 import { ErrorBodySchema } from '../core/schema/error.js';
-import { SearchQuerySchema, SearchResultSchema, SincePathSchema, SinceResultSchema, type SinceResult } from '../core/schema/search.js';
+import { SearchQuerySchema, SearchResultSchema, SincePathSchema, SinceResultSchema } from '../core/schema/search.js';
 import { sendRepresentation, type Served } from './conditional.js';
-import { sendError } from './errors.js';
+import { plainText, sendError } from './errors.js';
 import { buildOpenApi } from './openapi.js';
-import type { Operation, ServiceContext } from './route-table.js';
+import type { Handler, Operation, ServiceContext } from './operation.js';
 import { validateParams } from './validation.js';
+import type { z } from 'zod';
+import type { Representation } from '../snapshot/representation.js';
+import type { Snapshot } from '../snapshot/snapshot.js';
 
 const validationError = { description: 'Invalid parameters: the body lists each problem in `issues`', schema: ErrorBodySchema };
 const originRefused = { description: 'Origin not allowed', contentType: 'application/json' };
@@ -24,6 +29,33 @@ const plain = (description: string) => ({ description, contentType: 'text/plain'
 
 function topicDocument(topic: TopicPath) {
   return ({ live, baseUrl }: ServiceContext): Served => ({ rep: live.current().topic(topic, baseUrl), opts: { headers: { link: topicLinkHeader(baseUrl, topic) } } });
+}
+
+/** A handler that validates the query or path parameters (400 naming every problem) and answers from the current snapshot. */
+function answerValid<S extends z.ZodObject>(
+  schema: S,
+  from: 'query' | 'params',
+  answer: (value: z.infer<S>, snap: Snapshot, baseUrl: string) => Representation,
+): Handler {
+  return (req, reply, { live, baseUrl }) => {
+    const v = validateParams(schema, req[from] as Record<string, unknown>);
+    if (!v.ok) return sendError(reply, 'validation_error', from === 'query' ? 'Invalid query parameters' : 'Invalid path parameter', v.issues);
+    try {
+      return sendRepresentation(req, reply, answer(v.value, live.current(), baseUrl));
+    } catch (e) {
+      // A cursor from another revision or search is a parameter problem, answered like any other.
+      if (e instanceof InvalidCursor) return sendError(reply, 'validation_error', 'Invalid query parameters', [{ parameter: 'cursor', code: 'invalid_cursor', message: e.message }]);
+      throw e;
+    }
+  };
+}
+
+/** An MCP endpoint handler as a route handler: the raw body and headers in, its answer out. */
+function mcpHandler(handle: (req: McpRequest, ctx: McpEndpoint) => Promise<McpAnswer>): Handler {
+  return async (req, reply, ctx) => {
+    const answer = await handle({ headers: req.headers, body: typeof req.body === 'string' ? req.body : '' }, { live: ctx.live, baseUrl: ctx.baseUrl, ...ctx.mcp });
+    return reply.code(answer.status).headers(answer.headers).send(answer.body);
+  };
 }
 
 /** Every endpoint of the service, top to bottom. The OpenAPI document is generated from this table. */
@@ -90,6 +122,7 @@ export const operations: Operation[] = [
     description:
       'Form-encoded subscription request. Answered 202 at once; the hub then verifies intent with a GET to the callback carrying hub.mode, hub.topic, hub.challenge and hub.lease_seconds, and activates the subscription only if the callback answers 2xx with exactly the challenge. Each change of the topic is then POSTed in full to the callback with the topic\'s Content-Type, a Link header (rel="hub", rel="self") and, when a secret was given, X-Hub-Signature: sha256=<hex HMAC>. Three consecutive failed deliveries (or one 410 Gone) remove the subscription; leases are clamped to the configured bounds.',
     rateLimited: true,
+    plainTextErrors: true,
     requestBody: {
       contentType: 'application/x-www-form-urlencoded',
       description: 'hub.callback, hub.mode and hub.topic are required; unknown fields are ignored',
@@ -101,7 +134,10 @@ export const operations: Operation[] = [
       '415': plain('Body is not application/x-www-form-urlencoded'),
       '429': plain('Too many hub requests from this client, or too many subscriptions for the callback host'),
     },
-    handler: handleHubRequest,
+    handler: async (req, reply, { baseUrl, hub }) => {
+      const answer = await handleHubRequest({ contentType: req.headers['content-type'], form: req.body, client: req.ip, log: req.log }, { baseUrl, hub });
+      return plainText(reply, answer.status, answer.text);
+    },
   },
   {
     method: 'GET',
@@ -110,17 +146,12 @@ export const operations: Operation[] = [
     tag: 'Reviews',
     summary: 'Search reviews',
     description:
-      'Filters given together all apply. `query` is a case-insensitive substring of the review text; `mentions_technician` matches a technician name or alias as a whole word; `mentions_service` matches a service id, label or alias. Results are newest first; `matched` counts every match, `returned` what `limit` let through. The MCP tool search_reviews takes the same arguments.',
+      'Filters given together all apply. `query` is a case-insensitive substring of the review text; `mentions_technician` matches a technician name or alias as a whole word; `mentions_service` matches a service id, label or alias. Results come in the order `sort` names (newest first by default; ties broken by review id). `matched` counts every match, `returned` what `limit` let through. For the next page pass `next_cursor` as `cursor` with the same filters and sort; it is null on the last page. Paging this way returns every match exactly once while the data does not change; once it changes (an import), an old cursor gets 400 with issue code `invalid_cursor`, as does a garbled or altered one, and the client starts again from the first page. The MCP tool search_reviews takes the same arguments.',
     query: SearchQuerySchema,
     conditional: true,
     responses: { '200': { description: 'Matching reviews', schema: SearchResultSchema }, '400': validationError },
-    handler: (req, reply, { live }) => {
-      const v = validateParams(SearchQuerySchema, req.query as Record<string, unknown>);
-      if (!v.ok) return sendError(reply, 'validation_error', 'Invalid query parameters', v.issues);
-      const snap = live.current();
-      // Not memoised: the indexed search costs less than keeping its answers would in garbage collection.
-      return sendRepresentation(req, reply, snap.answer(searchReviews(snap.index, v.value)));
-    },
+    // Not memoised: the indexed search costs less than keeping its answers would in garbage collection.
+    handler: answerValid(SearchQuerySchema, 'query', (q, snap, baseUrl) => snap.answer(publishHits(searchReviews(snap.index, q), baseUrl))),
   },
   {
     method: 'GET',
@@ -132,18 +163,9 @@ export const operations: Operation[] = [
     params: SincePathSchema,
     conditional: true,
     responses: { '200': { description: 'Reviews since the date', schema: SinceResultSchema }, '400': validationError },
-    handler: (req, reply, { live }) => {
-      const v = validateParams(SincePathSchema, req.params as Record<string, unknown>);
-      if (!v.ok) return sendError(reply, 'validation_error', 'Invalid path parameter', v.issues);
-      const snap = live.current();
-      const rep = snap.memo(`since:${v.value.date}`, () => {
-        const reviews = reviewsSince(snap.index, v.value.date);
-        const body: SinceResult = { since: v.value.date, count: reviews.length, reviews };
-        return snap.answer(body);
-      });
-      return sendRepresentation(req, reply, rep);
-    },
+    handler: answerValid(SincePathSchema, 'params', ({ date }, snap, baseUrl) => snap.memo(`since:${date}`, () => snap.answer(sinceResult(snap.index, date, baseUrl)))),
   },
+  reviewPageOperation,
   {
     method: 'POST',
     path: MCP_PATH,
@@ -151,7 +173,7 @@ export const operations: Operation[] = [
     tag: 'MCP',
     summary: 'MCP endpoint (streamable HTTP, JSON responses)',
     description:
-      'Model Context Protocol over streamable HTTP (protocol 2025-06-18 and the other versions of the MCP SDK). One JSON-RPC 2.0 message per POST; Accept must list application/json and text/event-stream. The initialize response carries Mcp-Session-Id; send it on every later request (400 without, 404 when unknown, expired or deleted). Send MCP-Protocol-Version after initialize (400 when unsupported). A browser Origin other than the service\'s own (or MCP_ALLOWED_ORIGINS) gets 403. Read-only tools: get_business, search_reviews, get_review, get_reviews_since, list_aspects, get_aspect_sentiment, get_technician, get_service, get_trends, get_faq, get_summary. Unknown tool: JSON-RPC error -32602; unknown method -32601; unparseable body -32700 with HTTP 400; invalid arguments: a result with isError naming the argument.',
+      `Model Context Protocol over streamable HTTP (protocol 2025-06-18 and the other versions of the MCP SDK). One JSON-RPC 2.0 message per POST; Accept must list application/json and text/event-stream. The initialize response carries Mcp-Session-Id; send it on every later request (400 without, 404 when unknown, expired or deleted). Send MCP-Protocol-Version after initialize (400 when unsupported). A browser Origin other than the service's own (or MCP_ALLOWED_ORIGINS) gets 403. Read-only tools: ${TOOLS.map((t) => t.name).join(', ')}. Unknown tool: JSON-RPC error -32602; unknown method -32601; unparseable body -32700 with HTTP 400; invalid arguments (checked as JSON, never coerced: true is not 1, "5" is not 5): a result with isError naming each argument and what to fix; an unknown technician, service or aspect: a result with isError and the valid choices; an invalid cursor: a result with isError saying to start again.`,
     rawBody: true,
     requestBody: {
       contentType: 'application/json',
@@ -176,7 +198,7 @@ export const operations: Operation[] = [
       '406': { description: 'Accept does not list application/json and text/event-stream', contentType: 'application/json' },
       '415': { description: 'Content-Type is not application/json', contentType: 'application/json' },
     },
-    handler: handleMcpPost,
+    handler: mcpHandler(handleMcpPost),
   },
   {
     method: 'DELETE',
@@ -191,7 +213,7 @@ export const operations: Operation[] = [
       '403': originRefused,
       '404': { description: 'No such live session', contentType: 'application/json' },
     },
-    handler: handleMcpDelete,
+    handler: mcpHandler(handleMcpDelete),
   },
   {
     method: 'GET',
@@ -201,7 +223,7 @@ export const operations: Operation[] = [
     summary: 'Server-initiated stream (not offered)',
     description: 'Always 405: this server sends nothing unasked, so it opens no SSE stream.',
     responses: { '403': originRefused, '405': { description: 'Method Not Allowed', contentType: 'application/json' } },
-    handler: handleMcpGet,
+    handler: mcpHandler(handleMcpGet),
   },
   {
     method: 'GET',

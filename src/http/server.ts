@@ -1,10 +1,12 @@
+/** Starts the HTTP service over a store: the snapshot, the hub, MCP sessions and the app. */
 import type { Logger } from 'pino';
-import { readFileSync } from 'node:fs';
 import { loadHttpConfig, type HttpConfig, type HubConfig, type McpConfig } from '../config.js';
+import { taggingEntity } from '../core/feeds/websub-topics.js';
 import { Metrics } from '../metrics/metrics.js';
 import { McpSessions } from '../mcp/sessions.js';
-import { LiveData } from '../live/live-data.js';
-import type { Snapshot } from '../live/snapshot.js';
+import { LiveData } from '../snapshot/live-data.js';
+import { VERSION } from '../version.js';
+import type { Snapshot } from '../snapshot/snapshot.js';
 import { Hub } from '../websub/hub.js';
 import type { Store } from '../store/store.js';
 import { buildApp } from './app.js';
@@ -33,11 +35,12 @@ export interface ServerOptions {
   http?: HttpConfig;
 }
 
-const VERSION = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
-
 /** Starts the HTTP service over a store; closing it stops polling but leaves the store open. */
 export async function startServer(opts: ServerOptions): Promise<RunningServer> {
-  const live = await LiveData.open(opts.store, opts.logger);
+  // Chosen on the first start and kept (existing installs too): entry ids must not change on a restart or a move.
+  const tagHost = opts.baseUrl ?? `http://${opts.host.includes(':') ? `[${opts.host}]` : opts.host}`;
+  const feedTag = await opts.store.getOrCreateSetting('feed_tag_entity', () => taggingEntity(tagHost, new Date().toISOString().slice(0, 10)));
+  const live = await LiveData.open(opts.store, opts.logger, feedTag);
   const metrics = new Metrics();
   const track = (snap: Snapshot) => {
     metrics.revision.set(snap.revision.revision);
@@ -53,6 +56,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     hub,
     metrics,
     http,
+    rateLimits: opts.store,
     mcp: { sessions: await McpSessions.open(opts.store, opts.mcp), config: opts.mcp, version: VERSION },
     get baseUrl() {
       return baseUrl;

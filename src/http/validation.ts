@@ -1,5 +1,7 @@
+/** Validation of query and path parameters against zod schemas, with every problem named. */
 import type { z } from 'zod';
 import type { ValidationIssue } from '../core/schema/error.js';
+import { fromQueryString } from '../core/schema/query-string.js';
 
 export type Validated<T> = { ok: true; value: T } | { ok: false; issues: ValidationIssue[] };
 
@@ -14,7 +16,7 @@ export function validateParams<S extends z.ZodObject>(schema: S, raw: Record<str
     if (Array.isArray(value)) issues.push({ parameter: name, code: 'repeated_parameter', message: `"${name}" was given ${value.length} times; give it once` });
     else single[name] = value;
   }
-  const parsed = schema.safeParse(single);
+  const parsed = schema.safeParse(fromQueryString(schema, single));
   if (parsed.success) return issues.length ? { ok: false, issues } : { ok: true, value: parsed.data };
   for (const issue of parsed.error.issues) {
     if (issue.code === 'unrecognized_keys') {

@@ -1,3 +1,4 @@
+/** The Prometheus registry and the service's metrics. */
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 
 /** What the hub reports. */

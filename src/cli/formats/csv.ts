@@ -1,8 +1,9 @@
+/** Reads a CSV export of reviews (one review a row, named columns) into raw records. */
 import { parse } from 'csv-parse/sync';
 import { ImportFileError, type ParsedImport } from './types.js';
 
 const COLUMNS = [
-  'id', 'author', 'author_avatar_url', 'rating', 'date', 'text', 'source', 'source_url', 'owner_reply_text', 'owner_reply_date', 'verified',
+  'id', 'author', 'author_avatar_url', 'rating', 'date', 'text', 'source', 'source_url', 'owner_reply_text', 'owner_reply_date', 'verified', 'source_id',
 ] as const;
 type Column = (typeof COLUMNS)[number];
 
@@ -29,7 +30,7 @@ export function parseCsvImport(text: string): ParsedImport {
     records: rows.map(({ record, info }) => {
       const cell = (c: Column) => (record[c] === undefined || record[c] === '' ? undefined : record[c]);
       const value: Record<string, unknown> = {};
-      for (const c of ['id', 'author', 'author_avatar_url', 'date', 'text', 'source', 'source_url'] as const) {
+      for (const c of ['id', 'author', 'author_avatar_url', 'date', 'text', 'source', 'source_url', 'source_id'] as const) {
         const v = cell(c);
         if (v !== undefined) value[c] = v;
       }

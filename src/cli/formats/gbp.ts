@@ -1,4 +1,4 @@
-import { deterministicUlid } from '../../core/ids.js';
+/** Reads a Google Business Profile reviews export into raw records. */
 import { parseJsonImport } from './json.js';
 import { ImportFileError, type ParsedImport } from './types.js';
 
@@ -40,11 +40,9 @@ export function parseGbpImport(text: string): ParsedImport {
         source_url: null,
         owner_reply: g.reviewReply?.comment ? { text: g.reviewReply.comment, date: g.reviewReply.updateTime?.slice(0, 10) } : null,
         verified: true,
+        // Google's review id is the stable key: our id derives from it (validateRecords), so the same review keeps its id when edited.
+        source_id: g.reviewId ?? null,
       };
-      // Google's review id is the stable key: the same review keeps its id when its text is edited.
-      if (typeof g.reviewId === 'string' && typeof date === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(date)) {
-        mapped.id = deterministicUlid(`google:${g.reviewId}`, date);
-      }
       return { where: `${where}, reviewId ${g.reviewId ?? '(none)'}`, value: mapped };
     }),
   };

@@ -1,3 +1,4 @@
+/** Reads a JSON import file: the /reviews.json document or a bare array of reviews. */
 import { ImportFileError, type ParsedImport } from './types.js';
 
 /** The /reviews.json document ({ business, aggregate_rating?, reviews }) or a bare array of reviews. */

@@ -1,3 +1,4 @@
+/** What the import adapters share: the parsed file and the error for a file that cannot be read as a whole. */
 import type { RawRecord } from '../../core/import-plan.js';
 
 /** What an import file holds once read: raw records (validated later, all together) and maybe a business profile. */

@@ -1,3 +1,4 @@
+/** The demo business profile (fictional), seeded into an empty database so a first start shows something. */
 import type { Business } from '../schema/business.js';
 
 /** The demo business served when the database is empty: a fictional home-services company. */
@@ -6,6 +7,8 @@ export const DEMO_BUSINESS: Business = {
   description:
     'Family-run heating, cooling, plumbing and electrical repair for homes in the Portland metro area since 2009. Demo data: the company and its reviews are fictional.',
   url: 'https://northwind-home.example',
+  schema_org_type: 'HVACBusiness',
+  same_as: ['https://reviews.example.com/google/northwind-home-services', 'https://reviews.example.com/yelp/northwind-home-services'],
   telephone: '+1-503-555-0142',
   email: 'hello@northwind-home.example',
   address: { street_address: '2150 SE Division St', locality: 'Portland', region: 'OR', postal_code: '97202', country: 'US' },

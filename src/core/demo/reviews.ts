@@ -1,3 +1,4 @@
+/** Demo reviews for the demo business, the same on every machine (a seeded generator). */
 import { deterministicUlid } from '../ids.js';
 import type { Review } from '../schema/review.js';
 import { DEMO_BUSINESS } from './business.js';
@@ -191,6 +192,8 @@ export function demoReviews(count = 320, endDate = '2026-11-15'): Review[] {
       source_url: source === 'google' || source === 'yelp' ? `https://reviews.example.com/${source}/${i + 1}` : null,
       owner_reply: replied ? { text: fill(pick(rand, REPLIES[mood])), date: replyDate } : null,
       verified: source !== 'website',
+      // A review from a review site carries that site's own id; one left on the website has none.
+      source_id: source === 'website' ? null : `${source}-review-${i + 1}`,
     });
   }
   return reviews;
