@@ -93,7 +93,8 @@ export const AspectEvidenceSchema = z
     aspect: z.string().describe('Aspect id'),
     polarity: Polarity,
   })
-  .meta({ id: 'AspectEvidence', description: 'One per-review aspect judgement and the sentence it rests on' });
+  // No component id: only MCP's get_review returns it, so the OpenAPI document would list it unused.
+  .describe('One per-review aspect judgement and the sentence it rests on');
 export type AspectEvidence = z.infer<typeof AspectEvidenceSchema>;
 
 export const FaqEntrySchema = z
