@@ -1,19 +1,8 @@
 /** Demo reviews for the demo business, the same on every machine (a seeded generator). */
 import { deterministicUlid } from '../ids.js';
+import { seededRandom } from '../seeded-random.js';
 import type { Review } from '../schema/review.js';
 import { DEMO_BUSINESS } from './business.js';
-
-/** mulberry32: a tiny seeded PRNG, so the demo is the same on every machine. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 type Pol = 'pos' | 'neg';
 
@@ -139,7 +128,7 @@ function isoDay(ms: number): string {
 
 /** A few hundred varied, realistic reviews over two years, identical on every run. */
 export function demoReviews(count = 320, endDate = '2026-11-15'): Review[] {
-  const rand = prng(20091);
+  const rand = seededRandom(20091);
   const end = Date.parse(`${endDate}T00:00:00Z`);
   const span = 730 * 86_400_000;
   const reviews: Review[] = [];

@@ -1,4 +1,5 @@
 /** Training of sparse linear models over string features: logistic (one output per label) and softmax. */
+import { seededRandom } from '../seeded-random.js';
 
 export interface LinearJson {
   labels: string[];
@@ -13,18 +14,6 @@ export function softmax(xs: readonly number[]): number[] {
   const e = xs.map((x) => Math.exp(x - m));
   const s = e.reduce((a, b) => a + b, 0);
   return e.map((x) => x / s);
-}
-
-/** A small seeded generator (mulberry32): training shuffles the same way every run. */
-export function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 export interface Example {
@@ -58,7 +47,7 @@ export function train(labels: readonly string[], examples: readonly Example[], o
       g2.set(f, new Float64Array(K).fill(1e-8));
     }
   }
-  const rand = seeded(o.seed);
+  const rand = seededRandom(o.seed);
   const order = examples.map((_, i) => i);
   for (let epoch = 0; epoch < o.epochs; epoch++) {
     for (let i = order.length - 1; i > 0; i--) {
