@@ -4,12 +4,7 @@
 # Inspector comes from the npm registry (it asks for Node 22, so it is not a devDependency).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-PORT=$(node -e 'const s=require("net").createServer().listen(0,"127.0.0.1",()=>{console.log(s.address().port);s.close()})')
-DB=$(mktemp -d)/inspector.db
-PORT=$PORT DATABASE_URL=$DB LOG_LEVEL=warn node --import tsx src/cli/main.ts serve &
-SERVER=$!
-trap 'kill $SERVER 2>/dev/null || true' EXIT
-for _ in $(seq 1 100); do curl -sf "http://127.0.0.1:$PORT/healthz" >/dev/null && break; sleep 0.2; done
+source scripts/lib/serve.sh
 URL="http://localhost:$PORT/mcp"
 CMD=$(node --import tsx -e "import('./src/pages/developer-pages.ts').then((m) => console.log(m.inspectorCommand('$URL')))")
 WANT=$(node --import tsx -e "import('./src/mcp/mcp-server.ts').then((m) => console.log(m.toolList().map((t) => t.name).join(',')))")

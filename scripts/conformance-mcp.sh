@@ -4,12 +4,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 SCENARIOS=(server-initialize ping tools-list logging-set-level resources-list dns-rebinding-protection)
-PORT=$(node -e 'const s=require("net").createServer().listen(0,"127.0.0.1",()=>{console.log(s.address().port);s.close()})')
-DB=$(mktemp -d)/conformance.db
-PORT=$PORT DATABASE_URL=$DB LOG_LEVEL=warn node --import tsx src/cli/main.ts serve &
-SERVER=$!
-trap 'kill $SERVER 2>/dev/null || true' EXIT
-for _ in $(seq 1 100); do curl -sf "http://127.0.0.1:$PORT/healthz" >/dev/null && break; sleep 0.2; done
+source scripts/lib/serve.sh
 failed=0
 for s in "${SCENARIOS[@]}"; do
   out=$(npx -y -p node@22 -p @modelcontextprotocol/conformance@0.1.16 conformance server --url "http://127.0.0.1:$PORT/mcp" --scenario "$s" 2>&1 || true)

@@ -5,12 +5,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export REDOCLY_TELEMETRY=off REDOCLY_SUPPRESS_UPDATE_NOTICE=true
-PORT=$(node -e 'const s=require("net").createServer().listen(0,"127.0.0.1",()=>{console.log(s.address().port);s.close()})')
-WORK=$(mktemp -d)
-PORT=$PORT DATABASE_URL=$WORK/openapi.db LOG_LEVEL=warn node --import tsx src/cli/main.ts serve &
-SERVER=$!
-trap 'kill $SERVER 2>/dev/null || true; rm -rf "$WORK"' EXIT
-for _ in $(seq 1 100); do curl -sf "http://127.0.0.1:$PORT/healthz" >/dev/null && break; sleep 0.2; done
+source scripts/lib/serve.sh
 curl -sf "http://127.0.0.1:$PORT/.well-known/openapi.json" -o "$WORK/openapi.json"
 echo "== Redocly"
 npx --offline redocly lint --config redocly.yaml --format stylish "$WORK/openapi.json"
