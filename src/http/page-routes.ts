@@ -31,7 +31,9 @@ const PAGE_HEADERS: Record<string, string> = {
 function cachedPage(key: string, type: string, render: (snap: Snapshot, ctx: ServiceContext) => Html | string, compression: Compression = 'now') {
   return (ctx: ServiceContext): Served => {
     const snap = ctx.live.current();
-    const rep = snap.memo(key, () => buildRepresentation(String(render(snap, ctx)), type, snap.lastModified, compression));
+    const build = () => buildRepresentation(String(render(snap, ctx)), type, snap.lastModified, compression);
+    // A page per query or per review is an answer, kept within the answers' budget; the rest are documents.
+    const rep = compression === 'now' ? snap.memo(key, build) : snap.memoAnswer(key, build);
     return { rep, opts: { cacheControl: 'public, max-age=60', headers: PAGE_HEADERS } };
   };
 }
