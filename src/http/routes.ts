@@ -156,7 +156,8 @@ export const operations: Operation[] = [
     operationId: 'getReviewsSince',
     tag: 'Reviews',
     summary: 'Reviews on or after a date',
-    description: 'Every review dated on or after `date`, newest first. Poll it with If-None-Match to fetch only when something changed.',
+    description:
+      'Every review dated on or after `date`, newest first. Poll it with If-None-Match to fetch only when something changed (a 304 costs nothing against the limits). An answer counts its uncompressed size against the client\'s kilobytes per minute (RATE_LIMIT_COST_KB); an early date answers the whole dataset, so fetch /reviews.json once and then poll from the last date you have.',
     params: SincePathSchema,
     conditional: true,
     responses: { '200': { description: 'Reviews since the date', schema: SinceResultSchema }, '400': validationError },
@@ -244,7 +245,7 @@ export const operations: Operation[] = [
     tag: 'Service',
     summary: 'Prometheus metrics',
     description:
-      'Prometheus text format: requests by route template, method and status (`reviewcast_http_requests_total`), latency histograms (`reviewcast_http_request_duration_seconds`), requests refused by the rate limit, hub deliveries and verifications by outcome, the data revision and review count, and process figures (memory, CPU, event-loop lag). Per process: scrape every replica.',
+      'Prometheus text format: requests by route template, method and status (`reviewcast_http_requests_total`), latency histograms (`reviewcast_http_request_duration_seconds`), requests refused by the rate limit, hub deliveries and verifications by outcome, the data revision and review count, the body caches (`reviewcast_cache_bytes`, `reviewcast_cache_max_bytes`, `reviewcast_cache_entries` by cache), compressions pending, requests refused by the cost limit (`reviewcast_http_cost_limited_total`), and process figures (memory, CPU, event-loop delay: `reviewcast_nodejs_eventloop_lag_p99_seconds` and the rest). Per process: scrape every replica.',
     responses: { '200': { description: 'Metrics in the Prometheus text format 0.0.4', contentType: 'text/plain; version=0.0.4; charset=utf-8' } },
     handler: async (_req, reply, { metrics }) =>
       reply.header('content-type', metrics.registry.contentType).header('cache-control', 'no-store').send(await metrics.registry.metrics()),
