@@ -51,6 +51,7 @@ export interface ServeConfig {
   hub: HubConfig;
   mcp: McpConfig;
   http: HttpConfig;
+  cost: CostConfig;
 }
 
 export interface HttpConfig {
@@ -155,6 +156,7 @@ export function loadServeConfig(env: NodeJS.ProcessEnv = process.env): ServeConf
     hub: loadHubConfig(env),
     mcp: loadMcpConfig(env),
     http: loadHttpConfig(env),
+    cost: loadCostConfig(env),
   };
 }
 
@@ -187,6 +189,28 @@ export function loadHubConfig(env: NodeJS.ProcessEnv = process.env): HubConfig {
 
 export function loadDatabaseConfig(env: NodeJS.ProcessEnv = process.env): StoreLocation {
   return parseDatabaseUrl(env.DATABASE_URL);
+}
+
+/** What a client may cost in memory and CPU: the body caches' budgets, the cost-weighted rate limit, compression. */
+export interface CostConfig {
+  /** Bytes of whole documents kept (feeds, reviews.json, insights, pages, MCP resources). */
+  documentCacheBytes: number;
+  /** Bytes of per-request answers kept (since-dates, per-query pages), apart so a flood of them evicts no document. */
+  answerCacheBytes: number;
+  /** Kilobytes of answers per client per minute, counted in the store so replicas share it. */
+  rateLimitCostKb: number;
+  /** Large bodies compressed at once, off the event loop. */
+  compressConcurrency: number;
+}
+
+export function loadCostConfig(env: NodeJS.ProcessEnv = process.env): CostConfig {
+  const mb = 1024 * 1024;
+  return {
+    documentCacheBytes: intVar(env, 'CACHE_DOCUMENT_MB', 160, 1, 1_000_000) * mb,
+    answerCacheBytes: intVar(env, 'CACHE_ANSWER_MB', 32, 1, 1_000_000) * mb,
+    rateLimitCostKb: intVar(env, 'RATE_LIMIT_COST_KB', 65_536, 1, 1_000_000_000),
+    compressConcurrency: intVar(env, 'COMPRESS_CONCURRENCY', 1, 1, 64),
+  };
 }
 
 /** Progress bars only make sense for a person watching a terminal. */

@@ -5,7 +5,7 @@ import { basename, join } from 'node:path';
 import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { pino, type Logger } from 'pino';
-import { loadHttpConfig, loadHubConfig, loadMcpConfig, type HttpConfig, type HubConfig, type McpConfig } from '../src/config.js';
+import { loadCostConfig, loadHttpConfig, loadHubConfig, loadMcpConfig, type CostConfig, type HttpConfig, type HubConfig, type McpConfig } from '../src/config.js';
 import type { Business } from '../src/core/schema/business.js';
 import type { Review } from '../src/core/schema/review.js';
 import pg from 'pg';
@@ -139,6 +139,8 @@ export async function startTestService(
     mcp?: Partial<McpConfig>;
     /** Tests get a per-client limit high enough never to interfere unless they set one. */
     http?: Partial<HttpConfig>;
+    /** Likewise a budget of answers (RATE_LIMIT_COST_KB) that never interferes unless set. */
+    cost?: Partial<CostConfig>;
     trustProxy?: boolean;
     revisionPollMs?: number;
     logger?: Logger;
@@ -153,7 +155,7 @@ export async function startTestService(
   }
   const hub = { ...loadHubConfig({}), pollMs: 50, ...seed.hub };
   const logger = seed.logger ?? pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
-  const server = await startServer({ store, logger, host: '127.0.0.1', port: 0, baseUrl: seed.baseUrl, revisionPollMs: seed.revisionPollMs ?? 100, trustProxy: seed.trustProxy, hub, mcp: { ...loadMcpConfig({}), ...seed.mcp }, http: { ...loadHttpConfig({}), rateLimitPerMinute: 1_000_000, ...seed.http } });
+  const server = await startServer({ store, logger, host: '127.0.0.1', port: 0, baseUrl: seed.baseUrl, revisionPollMs: seed.revisionPollMs ?? 100, trustProxy: seed.trustProxy, hub, mcp: { ...loadMcpConfig({}), ...seed.mcp }, http: { ...loadHttpConfig({}), rateLimitPerMinute: 1_000_000, ...seed.http }, cost: { ...loadCostConfig({}), rateLimitCostKb: 1_000_000_000, ...seed.cost } });
   return {
     url: server.url,
     store,

@@ -32,6 +32,7 @@ export async function startService(databaseUrl: string, env: Record<string, stri
       LOG_LEVEL: 'warn',
       // The load generator is one client; the per-client limit would measure 429s.
       RATE_LIMIT_PER_MINUTE: '100000000',
+      RATE_LIMIT_COST_KB: '1000000000',
       ...env,
     },
   });

@@ -49,6 +49,7 @@ async function serve(): Promise<void> {
     hub: config.hub,
     mcp: config.mcp,
     http: config.http,
+    cost: config.cost,
   });
   logger.info({ url: server.url, base_url: config.baseUrl, store: config.database.kind }, `reviewcast listening on ${server.url}`);
   const stop = async (signal: string) => {

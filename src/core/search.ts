@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import type { Business } from './schema/business.js';
 import type { Review } from './schema/review.js';
-import type { SearchHits, SearchRequest, SearchResult, SinceResult } from './schema/search.js';
+import type { SearchHits, SearchRequest, SearchResult, SinceToolResult } from './schema/search.js';
 import { wholeWordMatcher } from './text-match.js';
 import { publishReview, sortNewestFirst } from './reviews.js';
 import { WordIndex } from './word-index.js';
@@ -329,8 +329,9 @@ export function reviewsSince(index: ReviewIndex, date: string): Review[] {
   return index.reviews.slice(from, to);
 }
 
-/** The answer of /api/reviews/since/{date} and the MCP tool get_reviews_since. */
-export function sinceResult(index: ReviewIndex, date: string, baseUrl: string): SinceResult {
-  const reviews = reviewsSince(index, date).map((r) => publishReview(r, baseUrl));
-  return { since: date, count: reviews.length, reviews };
+/** The answer of the MCP tool get_reviews_since: the newest `limit` reviews dated on or after `date`, and how many there are. */
+export function sinceToolResult(index: ReviewIndex, date: string, limit: number, baseUrl: string): SinceToolResult {
+  const [from, to] = index.dateRange(date, undefined);
+  const reviews = index.reviews.slice(from, Math.min(to, from + limit)).map((r) => publishReview(r, baseUrl));
+  return { since: date, count: reviews.length, matched: to - from, reviews };
 }

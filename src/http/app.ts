@@ -4,6 +4,7 @@ import rateLimit from '@fastify/rate-limit';
 import { STATUS_CODES, createServer } from 'node:http';
 import Fastify, { LogController, type FastifyError, type FastifyReply, type FastifyRequest } from 'fastify';
 import { sharedRateLimitStore } from './shared-rate-limit.js';
+import { CostLimit } from './cost-limit.js';
 import type { Logger } from 'pino';
 import { errorBody, plainText, sendError } from './errors.js';
 import type { HttpConfig } from '../config.js';
@@ -22,7 +23,8 @@ function pathPattern(path: string): RegExp {
 export async function buildApp(operations: readonly Operation[], ctx: ServiceContext, logger: Logger, trustProxy: boolean, http: HttpConfig) {
   const fastPath = buildFastPath(operations, ctx, logger);
   const answersInPlainText = plainTextErrorPaths(operations);
-  const gate = new Gate(http, trustProxy, ctx.metrics, answersInPlainText);
+  const cost = new CostLimit(ctx.rateLimits, ctx.cost.rateLimitCostKb, (err) => logger.warn({ err }, 'counting the cost of answers in the store failed'));
+  const gate = new Gate(http, trustProxy, ctx.metrics, answersInPlainText, cost);
   const app = Fastify({
     serverFactory: (handler) => {
       const server = createServer(
@@ -155,6 +157,10 @@ export async function buildApp(operations: readonly Operation[], ctx: ServiceCon
   }
 
   app.setNotFoundHandler((req, reply) => unrouted(req, reply));
+  app.addHook('onClose', (_instance, done) => {
+    cost.close();
+    done();
+  });
 
   return app;
 }

@@ -2,8 +2,8 @@
 import Negotiator from 'negotiator';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Representation } from '../snapshot/representation.js';
-import type { LimitHeaders } from './gate.js';
+import type { Coding, Representation } from '../snapshot/representation.js';
+import { setAnswerCost, type LimitHeaders } from './gate.js';
 
 const CODINGS = ['br', 'gzip', 'identity'];
 
@@ -25,6 +25,8 @@ function pickCoding(acceptEncoding: string | undefined): string | undefined {
 
 export interface SendOptions {
   cacheControl?: string;
+  /** An answer built for requests like this one: a 200 costs the client its identity size, whatever coding it goes in. */
+  answer?: boolean;
   /** Extra headers, e.g. Link for WebSub topics. */
   headers?: Record<string, string>;
 }
@@ -60,12 +62,19 @@ export interface PreparedResponse {
   body: Buffer | null;
 }
 
+/** A 200 that waits for a compressed form of a large body (made off the event loop): encode it, then prepare again. */
+export interface PendingCoding {
+  status: 'encode';
+  coding: Coding;
+}
+
 /**
  * The answer to a GET for a pre-built representation: conditional GET (If-None-Match, else
  * If-Modified-Since) first, then content-coding negotiation and the caching headers. Each
- * coding has its own strong ETag. Shared by the fastify handlers and the fast path.
+ * coding has its own strong ETag. Shared by the fastify handlers and the fast path. A 304 never
+ * waits for compression; a 200 in a coding not made yet is PendingCoding.
  */
-export function prepareResponse(rep: Representation, opts: SendOptions, reqHeaders: IncomingHttpHeaders, limit?: LimitHeaders): PreparedResponse {
+export function prepareResponse(rep: Representation, opts: SendOptions, reqHeaders: IncomingHttpHeaders, limit?: LimitHeaders): PreparedResponse | PendingCoding {
   const headers: Record<string, string | number> = {
     'last-modified': rep.lastModifiedHttp,
     vary: 'Accept-Encoding',
@@ -81,29 +90,31 @@ export function prepareResponse(rep: Representation, opts: SendOptions, reqHeade
     headers.ratelimit = limit.ratelimit;
   }
   const coding = pickCoding(reqHeaders['accept-encoding']);
-  let body = rep.identity;
-  let suffix = '';
-  if (coding === 'br' && rep.br) {
-    body = rep.br;
-    suffix = '-br';
-  } else if (coding === 'gzip' && rep.gzip) {
-    body = rep.gzip;
-    suffix = '-gzip';
-  }
+  const wanted = coding === 'br' || coding === 'gzip' ? coding : null;
+  const coded = wanted && rep.coded(wanted);
+  // A body too small to compress goes as identity; one not compressed yet has the coding's tag all the same.
+  const suffix = wanted && coded !== null ? `-${wanted}` : '';
   headers.etag = `"${rep.etag}${suffix}"`;
   const inm = reqHeaders['if-none-match'];
   const ims = reqHeaders['if-modified-since'];
   // Clients mostly send back the very tag they were given: an exact match skips the parse.
   const fresh = inm !== undefined ? inm === headers.etag || ifNoneMatchHits(inm, rep.etag) : ims !== undefined && notModifiedSince(ims, rep.lastModified);
   if (fresh) return { status: 304, headers, body: null };
-  if (suffix) headers['content-encoding'] = suffix.slice(1);
+  if (wanted && coded === undefined) return { status: 'encode', coding: wanted };
+  const body = coded ?? rep.identity;
+  if (suffix) headers['content-encoding'] = wanted!;
   headers['content-type'] = rep.contentType;
   headers['content-length'] = body.length;
   return { status: 200, headers, body };
 }
 
-export function sendRepresentation(req: FastifyRequest, reply: FastifyReply, rep: Representation, opts: SendOptions = {}): FastifyReply {
-  const p = prepareResponse(rep, opts, req.headers);
+export async function sendRepresentation(req: FastifyRequest, reply: FastifyReply, rep: Representation, opts: SendOptions = {}): Promise<FastifyReply> {
+  let p = prepareResponse(rep, opts, req.headers);
+  if (p.status === 'encode') {
+    await rep.encode(p.coding);
+    p = prepareResponse(rep, opts, req.headers) as PreparedResponse;
+  }
+  if (opts.answer && p.status === 200) setAnswerCost(req.raw, rep.identity.length);
   reply.code(p.status).headers(p.headers);
   return p.body ? reply.send(p.body) : reply.send();
 }

@@ -1,7 +1,7 @@
 /** The fast path: answers GET for pre-built documents ahead of fastify. */
 import type { Logger } from 'pino';
 import { prepareResponse, type Served } from './conditional.js';
-import { setRouteLabel, type AnswerNow } from './gate.js';
+import { setAnswerCost, setRouteLabel, type AnswerNow } from './gate.js';
 import type { Operation, ServiceContext } from './operation.js';
 
 /**
@@ -25,8 +25,12 @@ export function buildFastPath(operations: readonly Operation[], ctx: ServiceCont
       logger.debug({ err, url: req.url }, 'fast path declined');
       return false;
     }
-    setRouteLabel(req, req.url!);
     const p = prepareResponse(served.rep, served.opts ?? {}, req.headers, gateHeaders);
+    // A compressed form still being made: fastify's handler waits for it, off this path.
+    if (p.status === 'encode') return false;
+    setRouteLabel(req, req.url!);
+    // Headers given to writeHead are not readable afterwards, so the gate is told the size here.
+    setAnswerCost(req, req.method === 'HEAD' || !p.body ? 0 : p.body.length);
     res.writeHead(p.status, p.headers);
     res.end(req.method === 'HEAD' ? undefined : p.body);
     return true;

@@ -1,19 +1,32 @@
-/** The gate every request passes first: URL length limit, per-client rate limit and request metrics. */
+/** The gate every request passes first: URL length limit, per-client rate limits (requests, and kilobytes of answers) and request metrics. */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { HttpConfig } from '../config.js';
 import type { Metrics } from '../metrics/metrics.js';
 import type { ErrorBody } from '../core/schema/error.js';
 import { errorBody } from './errors.js';
+import type { CostLimit } from './cost-limit.js';
 import { MAX_URL_BYTES } from '../limits.js';
 
 const WINDOW_MS = 60_000;
 
 /** Set by fastify's onRequest hook: the route template a request matched, for metrics. */
 const ROUTE_LABEL = Symbol('routeLabel');
-type Labelled = IncomingMessage & { [ROUTE_LABEL]?: string };
+/** The client the gate counted the request against. */
+const CLIENT = Symbol('client');
+/** What the answer costs against the client's budget, when it is not the body's length (see setAnswerCost). */
+const COST = Symbol('cost');
+type Labelled = IncomingMessage & { [ROUTE_LABEL]?: string; [CLIENT]?: string; [COST]?: number };
 
 export function setRouteLabel(req: IncomingMessage, route: string): void {
   (req as Labelled)[ROUTE_LABEL] = route;
+}
+
+/**
+ * The bytes a request is charged for, in place of the body it was sent: an answer built or
+ * compressed for it costs its whole identity size, whatever coding (or HEAD) it went out in.
+ */
+export function setAnswerCost(req: IncomingMessage, bytes: number): void {
+  (req as Labelled)[COST] = bytes;
 }
 
 /**
@@ -45,7 +58,8 @@ export type AnswerNow = (req: IncomingMessage, res: ServerResponse, headers: Lim
  * per-client rate limit (a fixed one-minute window, answered 429 with Retry-After and the
  * RateLimit headers of draft-ietf-httpapi-ratelimit-headers), and request metrics. It is in
  * front of the router because the fast path, which bypasses fastify, must be limited too.
- * Counters are per process: with N replicas a client gets up to N times the limit.
+ * Request counters are per process (with N replicas a client gets up to N times the limit);
+ * the cost of answers is counted in the store (CostLimit), so replicas share that budget.
  */
 export class Gate {
   private counts = new Map<string, number>();
@@ -57,6 +71,8 @@ export class Gate {
     private readonly trustProxy: boolean,
     private readonly metrics: Metrics,
     private readonly answersInPlainText: (url: string | undefined) => boolean,
+    /** The cost-weighted limit (RATE_LIMIT_COST_KB), shared by replicas through the store. */
+    private readonly cost: CostLimit,
   ) {
     this.policy = `${config.rateLimitPerMinute};w=${WINDOW_MS / 1000}`;
   }
@@ -82,7 +98,11 @@ export class Gate {
   }
 
   private record(req: IncomingMessage, res: ServerResponse, started: number): void {
-    this.metrics.request((req as Labelled)[ROUTE_LABEL] ?? 'unmatched', req.method ?? '', res.statusCode, (performance.now() - started) / 1000);
+    const r = req as Labelled;
+    this.metrics.request(r[ROUTE_LABEL] ?? 'unmatched', req.method ?? '', res.statusCode, (performance.now() - started) / 1000);
+    if (r[CLIENT] === undefined) return;
+    const sent = req.method === 'HEAD' ? 0 : Number(res.getHeader('content-length') ?? 0);
+    this.cost.charge(r[CLIENT], r[COST] ?? sent);
   }
 
   /** Null when the gate answered the request itself (414, 429); otherwise the RateLimit headers for its answer. */
@@ -99,6 +119,7 @@ export class Gate {
       this.windowStart = now;
     }
     const client = clientAddress(req, this.trustProxy);
+    (req as Labelled)[CLIENT] = client;
     const count = (this.counts.get(client) ?? 0) + 1;
     this.counts.set(client, count);
     const limit = this.config.rateLimitPerMinute;
@@ -107,6 +128,15 @@ export class Gate {
     if (count > limit) {
       setRouteLabel(req, 'refused');
       refuse(req, res, this.answersInPlainText(req.url), 429, errorBody('too_many_requests', `More than ${limit} requests in a minute from this client; retry in ${reset} s`), { ...headers, 'retry-after': String(reset) });
+      return null;
+    }
+    const costlyUntil = this.cost.blockedUntil(client, now);
+    if (costlyUntil > 0) {
+      setRouteLabel(req, 'refused');
+      this.metrics.costLimited();
+      const wait = Math.max(1, Math.ceil((costlyUntil - now) / 1000));
+      const message = `More than ${this.cost.limitKb.toLocaleString('en')} KB of answers in a minute from this client; retry in ${wait} s`;
+      refuse(req, res, this.answersInPlainText(req.url), 429, errorBody('too_many_requests', message), { ...headers, 'retry-after': String(wait) });
       return null;
     }
     return headers;

@@ -92,7 +92,12 @@ const RATE_LIMIT_HEADERS = {
 const textContent = { 'text/plain': { schema: { type: 'string' } } };
 
 const COMMON_RESPONSES: Json = {
-  TooManyRequests: { description: 'More requests from this client in a minute than RATE_LIMIT_PER_MINUTE allows (per replica)', headers: RATE_LIMIT_HEADERS, content: errorContent },
+  TooManyRequests: {
+    description:
+      'More requests from this client in a minute than RATE_LIMIT_PER_MINUTE allows (per replica), or more kilobytes of answers than RATE_LIMIT_COST_KB allows (65,536 KB by default, shared by replicas; an answer counts its size, one built for the request its uncompressed size); Retry-After says when to come back',
+    headers: RATE_LIMIT_HEADERS,
+    content: errorContent,
+  },
   UriTooLong: { description: `The request target is longer than ${URL_LIMIT_TEXT}`, content: errorContent },
   UriTooLongText: { description: `The request target is longer than ${URL_LIMIT_TEXT}`, content: textContent },
   HeadersTooLarge: { description: `The request line and headers are larger than ${kb(MAX_HEADER_BYTES)} (answered before routing, so always JSON)`, content: errorContent },

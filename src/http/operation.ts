@@ -4,7 +4,7 @@ import { sendRepresentation, type Served } from './conditional.js';
 import type { z } from 'zod';
 import type { LiveData } from '../snapshot/live-data.js';
 import type { Hub } from '../websub/hub.js';
-import type { HttpConfig, McpConfig } from '../config.js';
+import type { CostConfig, HttpConfig, McpConfig } from '../config.js';
 import type { McpSessions } from '../mcp/sessions.js';
 import type { Metrics } from '../metrics/metrics.js';
 import type { RateLimitStore } from '../store/store.js';
@@ -17,8 +17,10 @@ export interface ServiceContext {
   mcp: { sessions: McpSessions; config: McpConfig; version: string };
   metrics: Metrics;
   http: HttpConfig;
-  /** The counters behind the hub's per-client limit, shared by every replica. */
+  /** The counters behind the hub's per-client limit and the cost limit, shared by every replica. */
   rateLimits: RateLimitStore;
+  /** Cache budgets, the cost-weighted rate limit, compression. */
+  cost: CostConfig;
 }
 
 export interface ResponseDoc {

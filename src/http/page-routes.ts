@@ -31,7 +31,9 @@ const PAGE_HEADERS: Record<string, string> = {
 function cachedPage(key: string, type: string, render: (snap: Snapshot, ctx: ServiceContext) => Html | string, compression: Compression = 'now') {
   return (ctx: ServiceContext): Served => {
     const snap = ctx.live.current();
-    const rep = snap.memo(key, () => buildRepresentation(String(render(snap, ctx)), type, snap.lastModified, compression));
+    const build = () => buildRepresentation(String(render(snap, ctx)), type, snap.lastModified, compression);
+    // A page per query or per review is an answer, kept within the answers' budget; the rest are documents.
+    const rep = compression === 'now' ? snap.memo(key, build) : snap.memoAnswer(key, build);
     return { rep, opts: { cacheControl: 'public, max-age=60', headers: PAGE_HEADERS } };
   };
 }
@@ -116,10 +118,10 @@ export const pageOperations: Operation[] = [
       return sendRepresentation(req, reply, served.rep, served.opts);
     },
   }),
-  page('/developers', 'Developer overview', { document: cachedPage('page:/developers', HTML, (snap, ctx) => renderDevelopersPage({ baseUrl: ctx.baseUrl, business: snap.business, limits: ctx.http })) }),
-  page('/developers/api', 'API reference', { document: cachedPage('page:/developers/api', HTML, (snap, ctx) => renderApiReferencePage({ baseUrl: ctx.baseUrl, business: snap.business, limits: ctx.http })) }),
-  page('/developers/mcp', 'MCP setup', { document: cachedPage('page:/developers/mcp', HTML, (snap, ctx) => renderMcpPage({ baseUrl: ctx.baseUrl, business: snap.business, limits: ctx.http })) }),
-  page('/developers/webhooks', 'WebSub guide', { document: cachedPage('page:/developers/webhooks', HTML, (snap, ctx) => renderWebhooksPage({ baseUrl: ctx.baseUrl, business: snap.business, limits: ctx.http })) }),
+  page('/developers', 'Developer overview', { document: cachedPage('page:/developers', HTML, (snap, ctx) => renderDevelopersPage({ baseUrl: ctx.baseUrl, business: snap.business, limits: ctx.http, answerKbPerMinute: ctx.cost.rateLimitCostKb })) }),
+  page('/developers/api', 'API reference', { document: cachedPage('page:/developers/api', HTML, (snap, ctx) => renderApiReferencePage({ baseUrl: ctx.baseUrl, business: snap.business, limits: ctx.http, answerKbPerMinute: ctx.cost.rateLimitCostKb })) }),
+  page('/developers/mcp', 'MCP setup', { document: cachedPage('page:/developers/mcp', HTML, (snap, ctx) => renderMcpPage({ baseUrl: ctx.baseUrl, business: snap.business, limits: ctx.http, answerKbPerMinute: ctx.cost.rateLimitCostKb })) }),
+  page('/developers/webhooks', 'WebSub guide', { document: cachedPage('page:/developers/webhooks', HTML, (snap, ctx) => renderWebhooksPage({ baseUrl: ctx.baseUrl, business: snap.business, limits: ctx.http, answerKbPerMinute: ctx.cost.rateLimitCostKb })) }),
   page('/llms.txt', 'Guide for language models', { document: cachedPage('page:/llms.txt', TEXT, (snap, ctx) => renderLlmsTxt(snap, ctx.baseUrl)) }),
   page('/robots.txt', 'Robots rules', { document: cachedPage('page:/robots.txt', TEXT, (_snap, ctx) => renderRobotsTxt(ctx.baseUrl)) }),
   page('/sitemap.xml', 'Sitemap', { document: cachedPage('page:/sitemap.xml', XML, (snap, ctx) => renderSitemap(snap, ctx.baseUrl)) }),

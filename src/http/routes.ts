@@ -5,7 +5,7 @@ import { InsightsSchema } from '../core/schema/insights.js';
 import { JsonFeedSchema } from '../core/schema/jsonfeed.js';
 import { jsonSchemaOf } from '../core/schema/json-schema.js';
 import { HubRequestSchema } from '../core/schema/websub.js';
-import { InvalidCursor, publishHits, searchReviews, sinceResult } from '../core/search.js';
+import { InvalidCursor, publishHits, searchReviews } from '../core/search.js';
 import { handleHubRequest } from '../websub/hub-route.js';
 import { TOOLS } from '../mcp/tools.js';
 import { MCP_PATH, handleMcpDelete, handleMcpGet, handleMcpPost, type McpAnswer, type McpRequest, type McpEndpoint } from '../mcp/mcp-route.js';
@@ -41,7 +41,7 @@ function answerValid<S extends z.ZodObject>(
     const v = validateParams(schema, req[from] as Record<string, unknown>);
     if (!v.ok) return sendError(reply, 'validation_error', from === 'query' ? 'Invalid query parameters' : 'Invalid path parameter', v.issues);
     try {
-      return sendRepresentation(req, reply, answer(v.value, live.current(), baseUrl));
+      return sendRepresentation(req, reply, answer(v.value, live.current(), baseUrl), { answer: true });
     } catch (e) {
       // A cursor from another revision or search is a parameter problem, answered like any other.
       if (e instanceof InvalidCursor) return sendError(reply, 'validation_error', 'Invalid query parameters', [{ parameter: 'cursor', code: 'invalid_cursor', message: e.message }]);
@@ -83,10 +83,7 @@ export const operations: Operation[] = [
       'Aspects (a fixed, versioned taxonomy for service businesses, extendable in the business profile), entities (technicians, services, problems, service areas), topics, monthly figures and trend, per-review analysis, an FAQ, a summary and a pull quote. Computed locally and deterministically from the reviews whenever they change; `generated_at` is the time of the data change it reflects.',
     conditional: true,
     responses: { '200': { description: 'The insights document', schema: InsightsSchema } },
-    document: ({ live }) => {
-      const snap = live.current();
-      return { rep: snap.memo('insights', () => snap.json(snap.insights())) };
-    },
+    document: ({ live }) => ({ rep: live.current().insightsDocument() }),
   },
   {
     method: 'GET',
@@ -159,11 +156,12 @@ export const operations: Operation[] = [
     operationId: 'getReviewsSince',
     tag: 'Reviews',
     summary: 'Reviews on or after a date',
-    description: 'Every review dated on or after `date`, newest first. Poll it with If-None-Match to fetch only when something changed.',
+    description:
+      'Every review dated on or after `date`, newest first. Poll it with If-None-Match to fetch only when something changed (a 304 costs nothing against the limits). An answer counts its uncompressed size against the client\'s kilobytes per minute (RATE_LIMIT_COST_KB); an early date answers the whole dataset, so fetch /reviews.json once and then poll from the last date you have.',
     params: SincePathSchema,
     conditional: true,
     responses: { '200': { description: 'Reviews since the date', schema: SinceResultSchema }, '400': validationError },
-    handler: answerValid(SincePathSchema, 'params', ({ date }, snap, baseUrl) => snap.memo(`since:${date}`, () => snap.answer(sinceResult(snap.index, date, baseUrl)))),
+    handler: answerValid(SincePathSchema, 'params', ({ date }, snap, baseUrl) => snap.since(date, baseUrl)),
   },
   reviewPageOperation,
   {
@@ -247,7 +245,7 @@ export const operations: Operation[] = [
     tag: 'Service',
     summary: 'Prometheus metrics',
     description:
-      'Prometheus text format: requests by route template, method and status (`reviewcast_http_requests_total`), latency histograms (`reviewcast_http_request_duration_seconds`), requests refused by the rate limit, hub deliveries and verifications by outcome, the data revision and review count, and process figures (memory, CPU, event-loop lag). Per process: scrape every replica.',
+      'Prometheus text format: requests by route template, method and status (`reviewcast_http_requests_total`), latency histograms (`reviewcast_http_request_duration_seconds`), requests refused by the rate limit, hub deliveries and verifications by outcome, the data revision and review count, the body caches (`reviewcast_cache_bytes`, `reviewcast_cache_max_bytes`, `reviewcast_cache_entries` by cache), compressions pending, requests refused by the cost limit (`reviewcast_http_cost_limited_total`), and process figures (memory, CPU, event-loop delay: `reviewcast_nodejs_eventloop_lag_p99_seconds` and the rest). Per process: scrape every replica.',
     responses: { '200': { description: 'Metrics in the Prometheus text format 0.0.4', contentType: 'text/plain; version=0.0.4; charset=utf-8' } },
     handler: async (_req, reply, { metrics }) =>
       reply.header('content-type', metrics.registry.contentType).header('cache-control', 'no-store').send(await metrics.registry.metrics()),

@@ -1,10 +1,12 @@
 /** Starts the HTTP service over a store: the snapshot, the hub, MCP sessions and the app. */
 import type { Logger } from 'pino';
-import { loadHttpConfig, type HttpConfig, type HubConfig, type McpConfig } from '../config.js';
+import { loadCostConfig, loadHttpConfig, type CostConfig, type HttpConfig, type HubConfig, type McpConfig } from '../config.js';
 import { taggingEntity } from '../core/feeds/websub-topics.js';
 import { Metrics } from '../metrics/metrics.js';
 import { McpSessions } from '../mcp/sessions.js';
 import { LiveData } from '../snapshot/live-data.js';
+import { BodyCaches } from '../snapshot/body-cache.js';
+import { compressor } from '../snapshot/compressor.js';
 import { VERSION } from '../version.js';
 import type { Snapshot } from '../snapshot/snapshot.js';
 import { Hub } from '../websub/hub.js';
@@ -33,6 +35,7 @@ export interface ServerOptions {
   hub: HubConfig;
   mcp: McpConfig;
   http?: HttpConfig;
+  cost?: CostConfig;
 }
 
 /** Starts the HTTP service over a store; closing it stops polling but leaves the store open. */
@@ -40,8 +43,14 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   // Chosen on the first start and kept (existing installs too): entry ids must not change on a restart or a move.
   const tagHost = opts.baseUrl ?? `http://${opts.host.includes(':') ? `[${opts.host}]` : opts.host}`;
   const feedTag = await opts.store.getOrCreateSetting('feed_tag_entity', () => taggingEntity(tagHost, new Date().toISOString().slice(0, 10)));
-  const live = await LiveData.open(opts.store, opts.logger, feedTag);
+  const cost = opts.cost ?? loadCostConfig({});
+  compressor.configure(cost.compressConcurrency);
+  const caches = new BodyCaches(cost, (cache, key, bytes) =>
+    opts.logger.warn({ cache, key, mb: Math.round(bytes / 1048576) }, `a body is larger than the whole ${cache} cache, so it is built again for every request; raise ${cache === 'documents' ? 'CACHE_DOCUMENT_MB' : 'CACHE_ANSWER_MB'}`),
+  );
+  const live = await LiveData.open(opts.store, opts.logger, feedTag, caches);
   const metrics = new Metrics();
+  metrics.watchCaches(() => ({ documents: caches.documents, answers: caches.answers, compressionsPending: compressor.pending }));
   const track = (snap: Snapshot) => {
     metrics.revision.set(snap.revision.revision);
     metrics.reviews.set(snap.index.reviews.length);
@@ -56,6 +65,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     hub,
     metrics,
     http,
+    cost,
     rateLimits: opts.store,
     mcp: { sessions: await McpSessions.open(opts.store, opts.mcp), config: opts.mcp, version: VERSION },
     get baseUrl() {

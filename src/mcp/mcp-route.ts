@@ -5,6 +5,7 @@ import type { McpConfig } from '../config.js';
 import type { LiveData } from '../snapshot/live-data.js';
 import { buildMcpServer } from './mcp-server.js';
 import type { McpSessions } from './sessions.js';
+import { Splices } from './splice.js';
 
 export const MCP_PATH = '/mcp';
 
@@ -116,7 +117,8 @@ export async function handleMcpPost(req: McpRequest, ctx: McpEndpoint): Promise<
   const refused = await admit(req, headers, ctx, !initializing);
   if (refused) return refused;
 
-  const server = buildMcpServer(ctx.live.current(), ctx.baseUrl, ctx.version);
+  const splices = new Splices();
+  const server = buildMcpServer(ctx.live.current(), ctx.baseUrl, ctx.version, splices);
   const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
   try {
     await server.connect(transport);
@@ -129,7 +131,7 @@ export async function handleMcpPost(req: McpRequest, ctx: McpEndpoint): Promise<
     response.headers.forEach((value, key) => {
       headers[key] = value;
     });
-    const answer = Buffer.from(await response.arrayBuffer());
+    const answer = splices.apply(Buffer.from(await response.arrayBuffer()));
     // An empty answer (202 to a notification) goes out without a body, so without a Content-Type.
     return { status: response.status, headers, ...(answer.length ? { body: answer } : {}) };
   } finally {

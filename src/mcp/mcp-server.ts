@@ -16,6 +16,7 @@ import {
 import type { z } from 'zod';
 import { objectJsonSchemaOf } from '../core/schema/json-schema.js';
 import type { Snapshot } from '../snapshot/snapshot.js';
+import type { Splices } from './splice.js';
 import { TOOLS, ToolFailure } from './tools.js';
 
 /** Each Server would otherwise build its own Ajv instance, which costs more than answering a tool call. */
@@ -74,7 +75,7 @@ function instructions(snap: Snapshot): string {
  * transport is stateless; sessions are checked before the request reaches it), so every
  * answer reflects the current revision and no replica holds state another lacks.
  */
-export function buildMcpServer(snap: Snapshot, baseUrl: string, version: string): Server {
+export function buildMcpServer(snap: Snapshot, baseUrl: string, version: string, splices: Splices): Server {
   const server = new Server(
     { name: 'reviewcast', title: `${snap.business.name} reviews`, version },
     {
@@ -106,11 +107,12 @@ export function buildMcpServer(snap: Snapshot, baseUrl: string, version: string)
   server.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({
     resourceTemplates: [{ uriTemplate: 'review://{id}', name: 'review', title: 'One review', description: 'A single review by id, with its analysis', mimeType: 'application/json' }],
   }));
-  server.setRequestHandler(ReadResourceRequestSchema, (req) => {
+  server.setRequestHandler(ReadResourceRequestSchema, async (req) => {
     const uri = req.params.uri;
     let text: string | undefined;
-    if (uri === resources[0]!.uri) text = snap.topic('/reviews.json', baseUrl).identity.toString();
-    else if (uri === resources[1]!.uri) text = JSON.stringify(snap.insights());
+    // The two documents are escaped once per revision and spliced into the answer (see Splices), not serialised per read.
+    if (uri === resources[0]!.uri) text = splices.add(await snap.escapedDocument('/reviews.json', baseUrl));
+    else if (uri === resources[1]!.uri) text = splices.add(await snap.escapedDocument('/insights.json', baseUrl));
     else {
       const id = reviewUri.exec(uri)?.[1];
       const review = id && snap.index.reviews.find((r) => r.id === id);

@@ -1,8 +1,7 @@
 /** The MCP tools: each one's argument and result schemas, its description, and its answer over a snapshot. */
 import { z } from 'zod';
-import { InvalidCursor, findService, findTechnician, publishHits, searchReviews, sinceResult } from '../core/search.js';
+import { InvalidCursor, findService, findTechnician, publishHits, searchReviews, sinceToolResult } from '../core/search.js';
 import { BusinessSchema } from '../core/schema/business.js';
-import { IsoDate } from '../core/schema/common.js';
 import { AggregateRatingSchema } from '../core/schema/dataset.js';
 import { evidenceOf, ReviewAnalyser } from '../core/insights/per-review.js';
 import {
@@ -17,7 +16,7 @@ import {
 } from '../core/schema/insights.js';
 import { publishReview } from '../core/reviews.js';
 import { PublishedReviewSchema, type PublishedReview } from '../core/schema/review.js';
-import { SearchQuerySchema, SearchResultSchema, SinceResultSchema } from '../core/schema/search.js';
+import { SearchQuerySchema, SearchResultSchema, SINCE_TOOL_LIMIT, SinceToolQuerySchema, SinceToolResultSchema } from '../core/schema/search.js';
 import type { Snapshot } from '../snapshot/snapshot.js';
 
 /** A tool's answer when the arguments name nothing that exists: said plainly, with the valid choices. */
@@ -95,10 +94,10 @@ export const TOOLS: ToolDef[] = [
   tool({
     name: 'get_reviews_since',
     title: 'Reviews since a date',
-    description: 'Every review dated on or after a date, newest first. Use for "what is new since ..." questions.',
-    input: z.strictObject({ date: IsoDate.describe('First day to include, YYYY-MM-DD') }),
-    output: SinceResultSchema,
-    run: ({ date }, snap, baseUrl) => sinceResult(snap.index, date, baseUrl),
+    description: `Reviews dated on or after a date, newest first: at most limit of them (default ${SINCE_TOOL_LIMIT.default}, at most ${SINCE_TOOL_LIMIT.max}), with matched counting all there are. Use for "what is new since ..." questions; for older ones, or to filter, use search_reviews with since.`,
+    input: SinceToolQuerySchema,
+    output: SinceToolResultSchema,
+    run: ({ date, limit }, snap, baseUrl) => sinceToolResult(snap.index, date, limit, baseUrl),
   }),
   tool({
     name: 'list_aspects',

@@ -7,6 +7,14 @@ export interface HubMetrics {
   verification(outcome: 'verified' | 'rejected'): void;
 }
 
+/** What the body caches report: bytes held (as their budgets count them) and entries. */
+export interface CacheFigures {
+  documents: { bytes: number; entries: number; maxBytes: number };
+  answers: { bytes: number; entries: number; maxBytes: number };
+  /** Large bodies being compressed off the event loop, or waiting to be. */
+  compressionsPending: number;
+}
+
 /**
  * The service's Prometheus metrics, one registry per server (several run in one test
  * process): requests by route and status, latency, hub outcomes, the data revision, and
@@ -44,6 +52,11 @@ export class Metrics implements HubMetrics {
     help: 'Requests refused with 429 by the per-client limit',
     registers: [this.registry],
   });
+  private readonly costRefused = new Counter({
+    name: 'reviewcast_http_cost_limited_total',
+    help: 'Requests refused with 429 because the client had used its kilobytes of answers for the minute (RATE_LIMIT_COST_KB)',
+    registers: [this.registry],
+  });
   readonly revision = new Gauge({ name: 'reviewcast_data_revision', help: 'Revision of the data being served', registers: [this.registry] });
   readonly reviews = new Gauge({ name: 'reviewcast_reviews', help: 'Reviews being served', registers: [this.registry] });
 
@@ -55,6 +68,54 @@ export class Metrics implements HubMetrics {
     this.requests.inc({ route, method, status: String(status) });
     this.latency.observe({ route }, seconds);
     if (status === 429) this.rateLimited.inc();
+  }
+
+  /** A request refused by the cost-weighted limit (also counted as rate limited). */
+  costLimited(): void {
+    this.costRefused.inc();
+  }
+
+  /** Reports the body caches and compression queue, read at each scrape. */
+  watchCaches(read: () => CacheFigures): void {
+    const caches = ['documents', 'answers'] as const;
+    new Gauge({
+      name: 'reviewcast_cache_bytes',
+      help: 'Bytes held by each body cache (documents: CACHE_DOCUMENT_MB; answers: CACHE_ANSWER_MB)',
+      labelNames: ['cache'] as const,
+      registers: [this.registry],
+      collect() {
+        const f = read();
+        for (const c of caches) this.set({ cache: c }, f[c].bytes);
+      },
+    });
+    new Gauge({
+      name: 'reviewcast_cache_max_bytes',
+      help: 'The budget of each body cache in bytes',
+      labelNames: ['cache'] as const,
+      registers: [this.registry],
+      collect() {
+        const f = read();
+        for (const c of caches) this.set({ cache: c }, f[c].maxBytes);
+      },
+    });
+    new Gauge({
+      name: 'reviewcast_cache_entries',
+      help: 'Bodies held by each body cache',
+      labelNames: ['cache'] as const,
+      registers: [this.registry],
+      collect() {
+        const f = read();
+        for (const c of caches) this.set({ cache: c }, f[c].entries);
+      },
+    });
+    new Gauge({
+      name: 'reviewcast_compressions_pending',
+      help: 'Large bodies being compressed off the event loop or waiting for a slot (COMPRESS_CONCURRENCY)',
+      registers: [this.registry],
+      collect() {
+        this.set(read().compressionsPending);
+      },
+    });
   }
 
   delivery(outcome: 'delivered' | 'failed' | 'removed'): void {

@@ -10,6 +10,7 @@ import { toolList } from '../mcp/mcp-server.js';
 import { Html, html, jsonScript } from './html.js';
 import { layout } from './layout.js';
 import type { HttpConfig } from '../config.js';
+import { SINCE_TOOL_LIMIT } from '../core/schema/search.js';
 import { HUB_BODY_BYTES, kb, MAX_HEADER_BYTES, MCP_BODY_BYTES, URL_LIMIT_TEXT } from '../limits.js';
 
 interface Ctx {
@@ -17,6 +18,8 @@ interface Ctx {
   business: Business;
   /** The configured limits, stated on the overview. */
   limits: HttpConfig;
+  /** Kilobytes of answers a client may have per minute (RATE_LIMIT_COST_KB). */
+  answerKbPerMinute: number;
 }
 
 const seconds = (ms: number) => `${(ms / 1000).toLocaleString('en')} s`;
@@ -128,6 +131,7 @@ ${endpoints.map(([what, route, cmd]) => html`<h3>${what} <code>${route}</code></
 <p>Invalid parameters get <code>400</code> with <code>{ "error": "validation_error", "message", "issues": [{ "parameter", "code", "message" }] }</code>.</p>
 <h3 id="limits">Limits</h3>
 <p>Each client may send ${ctx.limits.rateLimitPerMinute.toLocaleString('en')} requests a minute over all endpoints; every answer says where it stands in <code>RateLimit: limit=…, remaining=…, reset=…</code> and <code>RateLimit-Policy</code>, and beyond it the answer is <code>429</code> with <code>Retry-After</code> (seconds). Request targets over ${URL_LIMIT_TEXT} get <code>414</code>, headers over ${kb(MAX_HEADER_BYTES)} <code>431</code>, bodies over ${kb(MCP_BODY_BYTES)} (<code>/mcp</code>) or ${kb(HUB_BODY_BYTES)} (the hub) <code>413</code>; each with the same error body (<code>error</code>, <code>message</code>). A client must send its headers within ${seconds(ctx.limits.headersTimeoutMs)} and its request within ${seconds(ctx.limits.requestTimeoutMs)}.</p>
+<p>Answers also count by size: each client may have ${ctx.answerKbPerMinute.toLocaleString('en')} KB of answers a minute (an answer built for the request counts its uncompressed size; a <code>304</code> counts nothing), shared by every replica; beyond it every request gets <code>429</code> with <code>Retry-After</code> until the minute ends. So fetch <code>/reviews.json</code> once, then poll <code>/api/reviews/since/{date}</code> from the last date you have, with <code>If-None-Match</code>. The MCP tool <code>get_reviews_since</code> returns at most ${SINCE_TOOL_LIMIT.max} reviews (<code>limit</code>, default ${SINCE_TOOL_LIMIT.default}) and counts all that match in <code>matched</code>.</p>
 </section>
 <section class="card" aria-labelledby="data-model"><h2 id="data-model">Data model</h2>
 <h3>Review</h3>${fieldTable(PublishedReviewSchema, 'Review fields')}

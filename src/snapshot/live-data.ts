@@ -3,6 +3,7 @@ import { EventEmitter } from 'node:events';
 import type { Logger } from 'pino';
 import { AnalysisCache } from '../core/insights/per-review.js';
 import type { ReviewStore } from '../store/store.js';
+import { BodyCaches } from './body-cache.js';
 import { Snapshot } from './snapshot.js';
 
 export interface LiveDataEvents {
@@ -29,6 +30,8 @@ export class LiveData extends EventEmitter<LiveDataEvents> {
     first: Snapshot,
     cache: AnalysisCache,
     private readonly feedTag: string,
+    /** The byte-bounded body caches every snapshot of this process shares. */
+    readonly caches: BodyCaches,
   ) {
     super();
     this.snapshot = first;
@@ -36,9 +39,9 @@ export class LiveData extends EventEmitter<LiveDataEvents> {
   }
 
   /** `feedTag`: the installation's tagging entity for feed entry ids, kept in the store's settings. */
-  static async open(store: ReviewStore, logger: Logger, feedTag: string): Promise<LiveData> {
+  static async open(store: ReviewStore, logger: Logger, feedTag: string, caches = new BodyCaches()): Promise<LiveData> {
     const cache = new AnalysisCache();
-    return new LiveData(store, logger, new Snapshot(await store.load(), feedTag, cache), cache, feedTag);
+    return new LiveData(store, logger, new Snapshot(await store.load(), feedTag, cache, caches), cache, feedTag, caches);
   }
 
   current(): Snapshot {
@@ -78,9 +81,11 @@ export class LiveData extends EventEmitter<LiveDataEvents> {
     const rev = await this.store.getRevision();
     if (rev.revision === this.snapshot.revision.revision) return false;
     const started = performance.now();
-    const next = new Snapshot(await this.store.load(), this.feedTag, this.analysisCache);
+    const next = new Snapshot(await this.store.load(), this.feedTag, this.analysisCache, this.caches);
     const previous = this.snapshot;
     this.snapshot = next;
+    // The previous revision's bodies are served no more (a request still finishing keeps its own).
+    this.caches.clear();
     this.logger.info(
       { revision: next.revision.revision, reviews: next.index.reviews.length, ms: Math.round(performance.now() - started) },
       'data changed: new snapshot',

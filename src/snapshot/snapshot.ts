@@ -1,12 +1,14 @@
 /** Everything served for one revision: data, search index and pre-built bodies. */
-import { PLACEHOLDER_BUSINESS, reviewsDataset } from '../core/dataset.js';
-import { aggregateRating, publishReview } from '../core/reviews.js';
-import { buildReviewIndex, type ReviewIndex } from '../core/search.js';
+import { PLACEHOLDER_BUSINESS } from '../core/dataset.js';
+import { aggregateRating } from '../core/reviews.js';
+import { buildReviewIndex, reviewsSince, type ReviewIndex } from '../core/search.js';
 import type { AggregateRating } from '../core/schema/dataset.js';
 import type { Business } from '../core/schema/business.js';
 import type { RevisionInfo, StoredData } from '../store/store.js';
-import { Lru } from './lru.js';
+import { BodyCaches, type BodyCache } from './body-cache.js';
 import { buildRepresentation, type Representation } from './representation.js';
+import { escapeAsJsonString, ReviewBytes } from './review-bytes.js';
+import { createHash } from 'node:crypto';
 
 import { ATOM_CONTENT_TYPE, renderAtom } from '../core/feeds/atom.js';
 import { renderJsonFeed } from '../core/feeds/jsonfeed.js';
@@ -18,9 +20,16 @@ import type { TopicPath } from '../core/feeds/websub-topics.js';
 /** JSON is UTF-8 by definition (RFC 8259), so no charset parameter: hub deliveries repeat this type byte for byte. */
 const JSON_TYPE = 'application/json';
 
+/** Distinguishes the cache keys of the snapshots of one process. */
+let snapshotCount = 0;
+
+/** The JSON documents an MCP client can read as resources. */
+export type ResourceDocument = '/reviews.json' | '/insights.json';
+
 /**
  * Everything served for one revision: the data, the search index and the pre-rendered,
- * pre-compressed bodies. Immutable once built; a new revision builds a new snapshot.
+ * pre-compressed bodies. Immutable once built; a new revision builds a new snapshot. Bodies are
+ * kept in the process's byte-bounded caches (`BodyCaches`), documents and answers apart.
  */
 export class Snapshot {
   readonly revision: RevisionInfo;
@@ -28,11 +37,12 @@ export class Snapshot {
   readonly index: ReviewIndex;
   readonly aggregate: AggregateRating;
   readonly lastModified: Date;
-  /** Bodies computed on demand (searches, since-queries), keyed by canonical request. */
-  private readonly derived = new Lru<string, Representation>(512);
+  private readonly id = ++snapshotCount;
   private insightsDoc: Insights | null = null;
-  /** /reviews.json, the largest body, kept apart from the LRU so searches and pages never evict it. Built on first use: its review urls need BASE_URL. */
-  private reviewsDoc: Representation | null = null;
+  /** The published reviews serialised once (for one public origin): /reviews.json and every date answer are made of them. */
+  private reviewBytes: ReviewBytes | null = null;
+  /** Escaped documents being made, so concurrent MCP reads share the work. */
+  private readonly escaping = new Map<string, Promise<Buffer>>();
 
   /**
    * `feedTag`: the installation's tagging entity for feed entry ids (see taggingEntity).
@@ -42,6 +52,7 @@ export class Snapshot {
     data: StoredData,
     readonly feedTag: string,
     private readonly analysisCache = new AnalysisCache(),
+    private readonly caches = new BodyCaches(),
   ) {
     this.revision = data.revision;
     this.business = data.business ?? PLACEHOLDER_BUSINESS;
@@ -66,12 +77,17 @@ export class Snapshot {
     return buildRepresentation(JSON.stringify(value), JSON_TYPE, this.lastModified, 'on-demand');
   }
 
+  private publishedBytes(baseUrl: string): ReviewBytes {
+    // One public origin per process; the check only matters before the server knows its own address.
+    if (this.reviewBytes?.baseUrl !== baseUrl) this.reviewBytes = new ReviewBytes(this.business, this.aggregate, this.index.reviews, baseUrl);
+    return this.reviewBytes;
+  }
+
   /** The body of a WebSub topic, as served and as delivered to subscribers. */
   topic(path: TopicPath, baseUrl: string): Representation {
     switch (path) {
       case '/reviews.json':
-        this.reviewsDoc ??= this.json(reviewsDataset(this.business, this.index.reviews.map((r) => publishReview(r, baseUrl))));
-        return this.reviewsDoc;
+        return this.memo(`topic:/reviews.json:${baseUrl}`, () => buildRepresentation(this.publishedBytes(baseUrl).dataset, JSON_TYPE, this.lastModified));
       case '/api/feed.json':
         return this.memo('topic:/api/feed.json', () => this.json(renderJsonFeed(this.business, this.index.reviews, baseUrl, this.feedTag)));
       case '/feed.xml':
@@ -81,13 +97,68 @@ export class Snapshot {
     }
   }
 
-  /** A derived body, built once per snapshot and key. */
-  memo(key: string, build: () => Representation): Representation {
-    let rep = this.derived.get(key);
-    if (rep === undefined) {
-      rep = build();
-      this.derived.set(key, rep);
+  /** /insights.json as served. */
+  insightsDocument(): Representation {
+    return this.memo('insights', () => this.json(this.insights()));
+  }
+
+  /**
+   * The answer of /api/reviews/since/{date}: `{ since, count, reviews }` cut from the reviews
+   * serialised once, so it costs a copy of its own bytes; its ETag hashes what the body is
+   * made of, so it stays the same while those reviews do.
+   */
+  since(date: string, baseUrl: string): Representation {
+    return this.memoAnswer(`since:${date}:${baseUrl}`, () => {
+      const bytes = this.publishedBytes(baseUrl);
+      const count = reviewsSince(this.index, date).length;
+      const head = `{"since":${JSON.stringify(date)},"count":${count},"reviews":[`;
+      const body = Buffer.concat([Buffer.from(head), bytes.first(count), Buffer.from(']}')]);
+      const etag = createHash('sha256').update(head).update(bytes.digestOfFirst(count)).digest('base64url').slice(0, 27);
+      return buildRepresentation(body, JSON_TYPE, this.lastModified, 'on-demand', etag);
+    });
+  }
+
+  /**
+   * A resource document as the JSON string an MCP `resources/read` result holds, escaped once
+   * per revision (a megabyte at a time, the event loop free in between) and kept with the documents.
+   */
+  async escapedDocument(path: ResourceDocument, baseUrl: string): Promise<Buffer> {
+    const key = this.key(`escaped:${path}:${baseUrl}`);
+    const kept = this.caches.documents.get(key);
+    if (Buffer.isBuffer(kept)) return kept;
+    let making = this.escaping.get(key);
+    if (!making) {
+      const doc = path === '/reviews.json' ? this.topic(path, baseUrl) : this.insightsDocument();
+      making = escapeAsJsonString(doc.identity).finally(() => this.escaping.delete(key));
+      this.escaping.set(key, making);
     }
+    const escaped = await making;
+    this.caches.documents.set(key, escaped);
+    return escaped;
+  }
+
+  /** A document, built once per snapshot and key while the documents' budget keeps it. */
+  memo(key: string, build: () => Representation): Representation {
+    return this.cached(this.caches.documents, key, build);
+  }
+
+  /** An answer to one request (a date, a page of a query), kept while the answers' budget allows. */
+  memoAnswer(key: string, build: () => Representation): Representation {
+    return this.cached(this.caches.answers, key, build);
+  }
+
+  private key(key: string): string {
+    return `${this.id}:${key}`;
+  }
+
+  private cached(cache: BodyCache, name: string, build: () => Representation): Representation {
+    const key = this.key(name);
+    const kept = cache.get(key);
+    if (kept !== undefined && typeof kept === 'object' && !Buffer.isBuffer(kept)) return kept;
+    const rep = build();
+    cache.set(key, rep);
+    // Its compressed forms arrive later and count against the budget too.
+    rep.onGrow(() => cache.recount(key, rep));
     return rep;
   }
 }

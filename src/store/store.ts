@@ -61,10 +61,10 @@ export interface McpSessionStore {
 /** Request counters shared by every process on the database. */
 export interface RateLimitStore {
   /**
-   * Counts one request against `key` in a fixed window of `windowMs`. Returns the count so far in
-   * the current window and when that window ends.
+   * Counts one request (or `weight` units of cost) against `key` in a fixed window of `windowMs`.
+   * Returns the count so far in the current window and when that window ends.
    */
-  hitRateLimit(key: string, windowMs: number, now: number): Promise<{ count: number; resetAt: number }>;
+  hitRateLimit(key: string, windowMs: number, now: number, weight?: number): Promise<{ count: number; resetAt: number }>;
   /** Forgets counters whose window started before `cutoff`. */
   pruneRateLimits(cutoff: number): Promise<number>;
 }

@@ -83,3 +83,25 @@ export const SinceResultSchema = z
   })
   .meta({ id: 'SinceResult', description: 'Reviews dated on or after a date' });
 export type SinceResult = z.infer<typeof SinceResultSchema>;
+
+/** The MCP tool get_reviews_since answers at most this many reviews (a model's context is not a download). */
+export const SINCE_TOOL_LIMIT = { default: 20, max: 100 } as const;
+
+/** The MCP tool get_reviews_since: a date and a limit, as the search's limit. */
+export const SinceToolQuerySchema = z.strictObject({
+  date: IsoDate.describe('First day to include, YYYY-MM-DD'),
+  limit: z
+    .number()
+    .int()
+    .min(1)
+    .max(SINCE_TOOL_LIMIT.max)
+    .default(SINCE_TOOL_LIMIT.default)
+    .describe(`Maximum number of reviews returned (1-${SINCE_TOOL_LIMIT.max}, default ${SINCE_TOOL_LIMIT.default}); the newest come first`),
+});
+
+/** Its answer: the newest reviews since the date, at most limit of them, and how many there are in all. */
+export const SinceToolResultSchema = SinceResultSchema.extend({
+  count: z.int().min(0).describe('Number of reviews returned (at most limit)'),
+  matched: z.int().min(0).describe('How many reviews are dated on or after since; more than count when limit cut the answer short'),
+});
+export type SinceToolResult = z.infer<typeof SinceToolResultSchema>;

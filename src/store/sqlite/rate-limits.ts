@@ -4,16 +4,16 @@ import type { RateLimitStore } from '../store.js';
 
 export function sqliteRateLimitStore(db: Database.Database): RateLimitStore {
   return {
-    async hitRateLimit(key: string, windowMs: number, now: number): Promise<{ count: number; resetAt: number }> {
+    async hitRateLimit(key: string, windowMs: number, now: number, weight = 1): Promise<{ count: number; resetAt: number }> {
       const row = db
         .prepare(
-          `INSERT INTO rate_limits (key, window_start, count) VALUES (@key, @now, 1)
+          `INSERT INTO rate_limits (key, window_start, count) VALUES (@key, @now, @weight)
            ON CONFLICT (key) DO UPDATE SET
-             count = CASE WHEN rate_limits.window_start + @window <= @now THEN 1 ELSE rate_limits.count + 1 END,
+             count = CASE WHEN rate_limits.window_start + @window <= @now THEN @weight ELSE rate_limits.count + @weight END,
              window_start = CASE WHEN rate_limits.window_start + @window <= @now THEN @now ELSE rate_limits.window_start END
            RETURNING count, window_start`,
         )
-        .get({ key, now, window: windowMs }) as { count: number; window_start: number };
+        .get({ key, now, window: windowMs, weight }) as { count: number; window_start: number };
       return { count: row.count, resetAt: row.window_start + windowMs };
     },
 

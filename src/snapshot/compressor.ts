@@ -1,0 +1,65 @@
+/** Compression of response bodies: small ones at once, large ones on the thread pool, a few at a time. */
+import { brotliCompress, brotliCompressSync, constants, gzip, gzipSync, type BrotliOptions, type ZlibOptions } from 'node:zlib';
+import { promisify } from 'node:util';
+
+export type Coding = 'gzip' | 'br';
+
+/** Below this, compressing on the event loop costs less than handing the work to a thread (well under a millisecond). */
+export const SYNC_COMPRESS_BYTES = 64 * 1024;
+
+const gzipAsync = promisify<Buffer, ZlibOptions, Buffer>(gzip);
+const brotliAsync = promisify<Buffer, BrotliOptions, Buffer>(brotliCompress);
+
+function options(coding: Coding, bytes: number, brotliQuality: number): ZlibOptions | BrotliOptions {
+  if (coding === 'gzip') return { level: 6 };
+  return {
+    params: {
+      [constants.BROTLI_PARAM_QUALITY]: brotliQuality,
+      [constants.BROTLI_PARAM_SIZE_HINT]: bytes,
+      [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
+    },
+  };
+}
+
+/**
+ * Large bodies are compressed by zlib on libuv's thread pool rather than on the event loop, and
+ * at most `concurrency` at once, so a flood of large answers queues here instead of taking every
+ * core (COMPRESS_CONCURRENCY; one by default, leaving the other core of a small machine to the
+ * event loop). Process-wide, like the thread pool it uses.
+ */
+class Compressor {
+  private concurrency = 1;
+  private running = 0;
+  private readonly waiting: (() => void)[] = [];
+  /** Compressions running or queued, for /metrics. */
+  pending = 0;
+
+  configure(concurrency: number): void {
+    this.concurrency = concurrency;
+  }
+
+  /** On the event loop: for bodies under SYNC_COMPRESS_BYTES. */
+  compressSync(coding: Coding, body: Buffer, brotliQuality: number): Buffer {
+    return coding === 'gzip' ? gzipSync(body, options(coding, body.length, brotliQuality)) : brotliCompressSync(body, options(coding, body.length, brotliQuality));
+  }
+
+  /** Off the event loop, after the compressions already queued. */
+  async compress(coding: Coding, body: Buffer, brotliQuality: number): Promise<Buffer> {
+    this.pending++;
+    try {
+      if (this.running >= this.concurrency) await new Promise<void>((r) => this.waiting.push(r));
+      this.running++;
+      try {
+        const opts = options(coding, body.length, brotliQuality);
+        return coding === 'gzip' ? await gzipAsync(body, opts) : await brotliAsync(body, opts);
+      } finally {
+        this.running--;
+        this.waiting.shift()?.();
+      }
+    } finally {
+      this.pending--;
+    }
+  }
+}
+
+export const compressor = new Compressor();

@@ -1,0 +1,76 @@
+/** Every published review's JSON, serialised once per revision: the /reviews.json body and the slices date answers are cut from. */
+import { createHash } from 'node:crypto';
+import { setImmediate as yieldToLoop } from 'node:timers/promises';
+import { publishReview } from '../core/reviews.js';
+import type { AggregateRating } from '../core/schema/dataset.js';
+import type { Business } from '../core/schema/business.js';
+import type { Review } from '../core/schema/review.js';
+
+/**
+ * The /reviews.json body, byte for byte what JSON.stringify makes of the dataset (reviews last),
+ * with the byte offset at which each review ends. The reviews are newest first, so the answer
+ * for any date is the first k of them: a subarray of this one buffer, taken without copying or
+ * serialising anything again, so an answer costs time in proportion to its own size.
+ */
+export class ReviewBytes {
+  /** The /reviews.json identity body. */
+  readonly dataset: Buffer;
+  /** Where the first review starts in `dataset`. */
+  private readonly start: number;
+  /** ends[i]: where review i ends in `dataset` (the comma after it, or the closing bracket). */
+  private readonly ends: Float64Array;
+  /** Digest of each prefix asked for, by review count: ETags without hashing megabytes again. At most one per review date. */
+  private readonly prefixDigests = new Map<number, string>();
+
+  constructor(business: Business, aggregate: AggregateRating, reviews: readonly Review[], readonly baseUrl: string) {
+    const head = `{"business":${JSON.stringify(business)},"aggregate_rating":${JSON.stringify(aggregate)},"reviews":[`;
+    const parts = new Array<string>(reviews.length);
+    this.ends = new Float64Array(reviews.length);
+    this.start = Buffer.byteLength(head);
+    let at = this.start;
+    for (let i = 0; i < reviews.length; i++) {
+      parts[i] = JSON.stringify(publishReview(reviews[i]!, baseUrl));
+      at += (i === 0 ? 0 : 1) + Buffer.byteLength(parts[i]!);
+      this.ends[i] = at;
+    }
+    this.dataset = Buffer.from(`${head}${parts.join(',')}]}`);
+  }
+
+  /** The JSON of the first `count` reviews, comma-separated (the inside of an array), as a view of the dataset. */
+  first(count: number): Buffer {
+    return count === 0 ? this.dataset.subarray(0, 0) : this.dataset.subarray(this.start, this.ends[count - 1]);
+  }
+
+  /** A digest of first(count), made once per count (there are at most as many counts as review dates). */
+  digestOfFirst(count: number): string {
+    let digest = this.prefixDigests.get(count);
+    if (digest === undefined) {
+      digest = createHash('sha256').update(this.first(count)).digest('base64url');
+      this.prefixDigests.set(count, digest);
+    }
+    return digest;
+  }
+}
+
+/** Characters escaped per turn of the event loop: about 10 ms of work. */
+const ESCAPE_CHUNK = 1 << 20;
+
+/**
+ * A JSON text as a JSON string literal (what an MCP resource's `text` holds), made a megabyte at
+ * a time with the event loop free in between: escaping is per character, so the escaped chunks
+ * joined are the escaped whole. A chunk never ends between the two halves of a surrogate pair.
+ */
+export async function escapeAsJsonString(json: Buffer): Promise<Buffer> {
+  const text = json.toString('utf8');
+  const parts: Buffer[] = [Buffer.from('"')];
+  for (let at = 0; at < text.length; ) {
+    let end = Math.min(text.length, at + ESCAPE_CHUNK);
+    const last = text.charCodeAt(end - 1);
+    if (end < text.length && last >= 0xd800 && last <= 0xdbff) end--;
+    parts.push(Buffer.from(JSON.stringify(text.slice(at, end)).slice(1, -1)));
+    at = end;
+    if (at < text.length) await yieldToLoop();
+  }
+  parts.push(Buffer.from('"'));
+  return Buffer.concat(parts);
+}
