@@ -107,6 +107,10 @@ export interface HubConfig {
   /** Lifts the public-address rule for callbacks: local testing only. */
   allowPrivateCallbacks: boolean;
   maxSubscriptionsPerHost: number;
+  /** Cap on subscriptions and pending requests per requesting client (an IPv4 address or an IPv6 /64). */
+  maxSubscriptionsPerClient: number;
+  /** Cap on subscriptions and pending requests in all. */
+  maxSubscriptions: number;
   /** Hub requests per client IP per minute. */
   rateLimitPerMinute: number;
   timeoutMs: number;
@@ -178,6 +182,8 @@ export function loadHubConfig(env: NodeJS.ProcessEnv = process.env): HubConfig {
     retryDelaysMs: delaysRaw.split(',').map(Number),
     allowPrivateCallbacks: boolVar(env, 'HUB_ALLOW_PRIVATE_CALLBACKS'),
     maxSubscriptionsPerHost: intVar(env, 'HUB_MAX_SUBSCRIPTIONS_PER_HOST', 100, 1, 1_000_000),
+    maxSubscriptionsPerClient: intVar(env, 'HUB_MAX_SUBSCRIPTIONS_PER_CLIENT', 100, 1, 1_000_000),
+    maxSubscriptions: intVar(env, 'HUB_MAX_SUBSCRIPTIONS', 10_000, 1, 10_000_000),
     rateLimitPerMinute: intVar(env, 'HUB_RATE_LIMIT_PER_MINUTE', 60, 1, 1_000_000),
     timeoutMs: intVar(env, 'HUB_TIMEOUT_MS', 10_000, 100, 120_000),
     pollMs: intVar(env, 'HUB_POLL_MS', 1000, 10, 60_000),

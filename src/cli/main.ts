@@ -102,6 +102,15 @@ async function exportCommand(args: string[]): Promise<void> {
   }
 }
 
+/** Non-printable characters (controls, format characters such as bidi overrides, unpaired surrogates), which must not reach a terminal raw. */
+const NON_PRINTABLE = /\p{C}/gu;
+const escapeUnits = (c: string) => [...Array(c.length).keys()].map((i) => `\\u${c.charCodeAt(i).toString(16).padStart(4, '0')}`).join('');
+
+/** A stored value as the table shows it: backslash and every non-printable character escaped, so a callback can not move the cursor, retitle the window or forge rows. */
+function printable(value: string): string {
+  return value.replace(/\\/g, '\\\\').replace(NON_PRINTABLE, escapeUnits);
+}
+
 async function hubCommand(args: string[]): Promise<void> {
   const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { json: { type: 'boolean', default: false } } });
   if (positionals.length !== 1 || positionals[0] !== 'list') throw new UsageError('usage: reviewcast hub list [--json]');
@@ -119,7 +128,8 @@ async function hubCommand(args: string[]): Promise<void> {
       ...(await store.listPendingVerifications()).map((v) => ({ callback: v.callback, topic: v.topic, state: `pending ${v.mode}`, lease_ends: '-', failures: 0 })),
     ];
     if (values.json) {
-      process.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
+      // JSON.stringify escapes C0 controls but leaves DEL, C1 and format characters raw; \u escapes keep the JSON the same and the terminal safe.
+      process.stdout.write(`${JSON.stringify(rows, null, 2).replace(NON_PRINTABLE, (c) => (c === '\n' ? c : escapeUnits(c)))}\n`);
       return;
     }
     if (rows.length === 0) {
@@ -127,7 +137,7 @@ async function hubCommand(args: string[]): Promise<void> {
       return;
     }
     const header = { callback: 'CALLBACK', topic: 'TOPIC', state: 'STATE', lease_ends: 'LEASE ENDS', failures: 'FAILURES' };
-    const table = [header, ...rows.map((r) => ({ ...r, failures: String(r.failures) }))];
+    const table = [header, ...rows.map((r) => ({ ...r, callback: printable(r.callback), topic: printable(r.topic), failures: String(r.failures) }))];
     const keys = Object.keys(header) as (keyof typeof header)[];
     const width = Object.fromEntries(keys.map((k) => [k, Math.max(...table.map((r) => String(r[k]).length))]));
     for (const r of table) process.stdout.write(`${keys.map((k) => String(r[k]).padEnd(width[k]!)).join('  ').trimEnd()}\n`);

@@ -5,7 +5,8 @@ import { STATUS_CODES, createServer } from 'node:http';
 import Fastify, { LogController, type FastifyError, type FastifyReply, type FastifyRequest } from 'fastify';
 import { sharedRateLimitStore } from './shared-rate-limit.js';
 import type { Logger } from 'pino';
-import { errorBody, plainText, sendError } from './errors.js';
+import { errorBody, plainTextError, sendError } from './errors.js';
+import { parseForm } from './form.js';
 import type { HttpConfig } from '../config.js';
 import { buildFastPath } from './fast-path.js';
 import { clientAddress, Gate, setRouteLabel } from './gate.js';
@@ -16,6 +17,28 @@ function pathPattern(path: string): RegExp {
   // Braces are left unescaped by the first replace, so each {param} is still plain text for the second.
   const escaped = path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{\w+\}/g, '[^/]+');
   return new RegExp(`^${escaped}$`);
+}
+
+/**
+ * A route with its own limit (the hub) is under two: the service-wide one (the gate's RateLimit
+ * header) and its own (@fastify/rate-limit's X-RateLimit-*). An answer must not say both
+ * "remaining 1199" and 429: RateLimit-Policy lists both policies, RateLimit states the one
+ * nearer exhaustion, and the X- headers go.
+ */
+function oneRateLimitStory(http: HttpConfig) {
+  const servicePolicy = `${http.rateLimitPerMinute};w=60`;
+  return (_req: FastifyRequest, reply: FastifyReply, payload: unknown, done: (err: null, payload: unknown) => void) => {
+    const limit = reply.getHeader('x-ratelimit-limit');
+    const remaining = reply.getHeader('x-ratelimit-remaining');
+    const reset = reply.getHeader('x-ratelimit-reset');
+    reply.removeHeader('x-ratelimit-limit').removeHeader('x-ratelimit-remaining').removeHeader('x-ratelimit-reset');
+    if (limit !== undefined && remaining !== undefined) {
+      reply.header('ratelimit-policy', `${servicePolicy}, ${String(limit)};w=60`);
+      const service = /remaining=(\d+)/.exec(String(reply.getHeader('ratelimit') ?? ''));
+      if (service === null || Number(remaining) <= Number(service[1])) reply.header('ratelimit', `limit=${String(limit)}, remaining=${String(remaining)}, reset=${String(reset)}`);
+    }
+    done(null, payload);
+  };
 }
 
 /** Builds the fastify app from the route table: routing, CORS preflight, 404/405 and error answers. */
@@ -51,7 +74,7 @@ export async function buildApp(operations: readonly Operation[], ctx: ServiceCon
     // Requests the router can not take (a malformed path, a path parameter over 100 characters) get the same error bodies as the rest.
     frameworkErrors: (err, req, reply) => {
       const status = err.statusCode ?? 400;
-      if (answersInPlainText(req.url)) return plainText(reply, status, err.message);
+      if (answersInPlainText(req.url)) return plainTextError(reply, status, err.message);
       return status === 414 ? sendError(reply, 'uri_too_long', err.message) : sendError(reply, 'bad_request', err.message);
     },
     // What Node refuses before any request exists (headers over the limit, a malformed request line): our error body, then close.
@@ -105,7 +128,7 @@ export async function buildApp(operations: readonly Operation[], ctx: ServiceCon
     if (answersInPlainText(req.url) && status < 500) {
       const text =
         status === 415 ? 'Content-Type must be application/x-www-form-urlencoded' : status === 429 ? 'Too many requests; retry later' : err.message;
-      return plainText(reply, status, text);
+      return plainTextError(reply, status, text);
     }
     if (status === 429) return sendError(reply, 'too_many_requests', err.message);
     if (status === 415) return sendError(reply, 'unsupported_media_type', err.message);
@@ -115,7 +138,7 @@ export async function buildApp(operations: readonly Operation[], ctx: ServiceCon
     return sendError(reply, 'internal_error', 'Internal error; it has been logged');
   });
 
-  await app.register(formbody, { bodyLimit: HUB_BODY_BYTES });
+  await app.register(formbody, { bodyLimit: HUB_BODY_BYTES, parser: parseForm });
   await app.register(rateLimit, {
     global: false,
     store: sharedRateLimitStore(ctx.rateLimits),
@@ -129,7 +152,7 @@ export async function buildApp(operations: readonly Operation[], ctx: ServiceCon
       method: op.method,
       url: fastifyUrl(op.path),
       handler: (req, reply) => handler(req, reply, ctx),
-      ...(op.rateLimited ? { config: { rateLimit: { max: ctx.hub.config.rateLimitPerMinute, timeWindow: 60_000 } } } : {}),
+      ...(op.rateLimited ? { config: { rateLimit: { max: ctx.hub.config.rateLimitPerMinute, timeWindow: 60_000 } }, onSend: oneRateLimitStory(http) } : {}),
     });
   };
   // Raw-body routes live in their own scope, where every body arrives as a string.

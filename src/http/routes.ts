@@ -120,7 +120,7 @@ export const operations: Operation[] = [
     tag: 'WebSub',
     summary: 'Subscribe to or unsubscribe from a topic (W3C WebSub hub)',
     description:
-      'Form-encoded subscription request. Answered 202 at once; the hub then verifies intent with a GET to the callback carrying hub.mode, hub.topic, hub.challenge and hub.lease_seconds, and activates the subscription only if the callback answers 2xx with exactly the challenge. Each change of the topic is then POSTed in full to the callback with the topic\'s Content-Type, a Link header (rel="hub", rel="self") and, when a secret was given, X-Hub-Signature: sha256=<hex HMAC>. Three consecutive failed deliveries (or one 410 Gone) remove the subscription; leases are clamped to the configured bounds.',
+      'Form-encoded subscription request. Answered 202 at once; the hub then verifies intent with a GET to the callback carrying hub.mode, hub.topic, hub.challenge and hub.lease_seconds, and activates the subscription only if the callback answers 2xx with exactly the challenge. Each change of the topic is then POSTed in full to the callback with the topic\'s Content-Type, a Link header (rel="hub", rel="self") and, when a secret was given, X-Hub-Signature: sha256=<hex HMAC>. Three consecutive failed deliveries (or one 410 Gone) remove the subscription; leases are clamped to the configured bounds. The callback is stored and keyed in its normalised form.',
     rateLimited: true,
     plainTextErrors: true,
     requestBody: {
@@ -130,9 +130,13 @@ export const operations: Operation[] = [
     },
     responses: {
       '202': plain('Accepted: verification of intent follows asynchronously'),
-      '400': plain('Invalid request; the body says why (not HTTPS, unknown topic, missing field, bad mode, secret too long ...)'),
-      '415': plain('Body is not application/x-www-form-urlencoded'),
-      '429': plain('Too many hub requests from this client, or too many subscriptions for the callback host'),
+      '400': plain(
+        'Invalid request; the body is the error code, a colon and the reason: `validation_error` (not HTTPS, unknown topic, missing field, bad mode, secret too long ...), `invalid_callback` (a control character in hub.callback, or an address that is not public), `bad_request` (a hub.* value that is not valid percent-encoded UTF-8)',
+      ),
+      '415': plain('Body is not application/x-www-form-urlencoded (`unsupported_media_type: ...`)'),
+      '429': plain(
+        'Too many hub requests from this client, or a cap reached: subscriptions and pending requests per callback host, per requesting client, or in all (`too_many_requests: ...`)',
+      ),
     },
     handler: async (req, reply, { baseUrl, hub }) => {
       const answer = await handleHubRequest({ contentType: req.headers['content-type'], form: req.body, client: req.ip, log: req.log }, { baseUrl, hub });
