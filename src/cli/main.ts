@@ -9,7 +9,7 @@ import { ImportValidationError } from '../core/import-plan.js';
 import { sortNewestFirst } from '../core/reviews.js';
 import { startServer } from '../http/server.js';
 import { createLogger } from '../logger.js';
-import { openStore } from '../store/open-store.js';
+import { openStore, StoreOpenError } from '../store/open-store.js';
 import { VERSION } from '../version.js';
 import { ImportFileError } from './formats/types.js';
 import { IMPORT_FORMATS, formatValidationError, guessFormat, runImport, type ImportFormat } from './import-command.js';
@@ -24,7 +24,8 @@ Usage:
   reviewcast hub list [--json]     list WebSub subscriptions (callback, topic, state, lease end, failures)
   reviewcast --version | --help
 
-Exit codes: 0 ok, 1 invalid import data, 2 bad usage or configuration.`;
+Exit codes: 0 ok, 1 invalid import data (or serve: shutdown timed out), 2 bad usage or configuration,
+3 the store cannot be opened (DATABASE_URL: corrupt or read-only file, unreachable database).`;
 
 class UsageError extends Error {}
 
@@ -32,7 +33,11 @@ async function serve(): Promise<void> {
   const config = loadServeConfig();
   const logger = createLogger(config.logLevel);
   const store = await openStore(config.database);
-  const data = await store.load();
+  // The first read is part of opening: a file whose header is sound but whose pages are not fails here.
+  const data = await store.load().catch(async (err: unknown) => {
+    await store.close().catch(() => undefined);
+    throw new StoreOpenError(config.database, err);
+  });
   if (data.reviews.length === 0 && data.business === null) {
     const reviews = demoReviews();
     await store.importReviews({ reviews, business: DEMO_BUSINESS, replace: false, dryRun: false });
@@ -60,7 +65,18 @@ async function serve(): Promise<void> {
     logger.info('stopped');
     process.exit(outcome === 'done' ? 0 : 1);
   };
-  process.once('SIGTERM', () => void stop('SIGTERM'));
+  // Ctrl-C is a stop like SIGTERM: requests under way finish. A second signal during the stop ends the process at once.
+  let stopping = false;
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (stopping) {
+      logger.warn({ signal }, 'second signal: exiting now with work unfinished');
+      process.exit(signal === 'SIGINT' ? 130 : 143);
+    }
+    stopping = true;
+    void stop(signal);
+  };
+  process.on('SIGTERM', onSignal);
+  process.on('SIGINT', onSignal);
 }
 
 async function importCommand(args: string[]): Promise<void> {
@@ -182,6 +198,10 @@ async function main(argv: string[]): Promise<number> {
     if (err instanceof UsageError || (err as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
       process.stderr.write(`reviewcast: ${(err as Error).message}\n\n${USAGE}\n`);
       return 2;
+    }
+    if (err instanceof StoreOpenError) {
+      process.stderr.write(`reviewcast: ${err.message}\n`);
+      return 3;
     }
     if (err instanceof ImportValidationError) {
       process.stderr.write(`reviewcast import: ${formatValidationError(err)}\n`);

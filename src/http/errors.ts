@@ -18,6 +18,7 @@ export const ERROR_CATALOGUE = {
   unsupported_media_type: { status: 415, meaning: 'The request body has a Content-Type this endpoint does not take.' },
   too_many_requests: { status: 429, meaning: 'Rate limit or subscription cap reached; retry later (see `Retry-After`).' },
   invalid_callback: { status: 400, meaning: 'Hub: `hub.callback` is refused: it contains a control character (percent-encode it) or names an address that is not public.' },
+  store_unavailable: { status: 503, meaning: '`/healthz`: the store can not answer a read (a corrupt, missing or unreachable database); the cause is logged.' },
   internal_error: { status: 500, meaning: 'Something failed inside the service; it is logged, nothing is leaked.' },
 } as const;
 export type ErrorCode = keyof typeof ERROR_CATALOGUE;

@@ -7,7 +7,7 @@ import type { Hub } from '../websub/hub.js';
 import type { HttpConfig, McpConfig } from '../config.js';
 import type { McpSessions } from '../mcp/sessions.js';
 import type { Metrics } from '../metrics/metrics.js';
-import type { RateLimitStore } from '../store/store.js';
+import type { HealthStore, RateLimitStore } from '../store/store.js';
 
 export interface ServiceContext {
   live: LiveData;
@@ -19,6 +19,8 @@ export interface ServiceContext {
   http: HttpConfig;
   /** The counters behind the hub's per-client limit, shared by every replica. */
   rateLimits: RateLimitStore;
+  /** Whether the store answers a read (/healthz). */
+  health: HealthStore;
 }
 
 export interface ResponseDoc {

@@ -31,6 +31,17 @@ function topicDocument(topic: TopicPath) {
   return ({ live, baseUrl }: ServiceContext): Served => ({ rep: live.current().topic(topic, baseUrl), opts: { headers: { link: topicLinkHeader(baseUrl, topic) } } });
 }
 
+/** A store that does not answer within this is as unhealthy as one that fails (an unreachable database would otherwise hang the check). */
+const HEALTH_DEADLINE_MS = 5000;
+
+function withDeadline<T>(work: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
+  });
+  return Promise.race([work, late]).finally(() => clearTimeout(timer));
+}
+
 /** A handler that validates the query or path parameters (400 naming every problem) and answers from the current snapshot. */
 function answerValid<S extends z.ZodObject>(
   schema: S,
@@ -261,10 +272,20 @@ export const operations: Operation[] = [
     path: '/healthz',
     operationId: 'getHealth',
     tag: 'Service',
-    summary: 'Liveness and data revision',
-    description: 'Answers 200 while the service runs, with the revision of the data it serves.',
-    responses: { '200': { description: 'Healthy', contentType: 'application/json' } },
-    handler: (_req, reply, { live }) => {
+    summary: 'Health and data revision',
+    description:
+      'Answers 200 with the revision of the data it serves while the service runs and its store answers a read; 503 with error code `store_unavailable` when the store can not (a corrupt, missing or unreachable database), so a load balancer takes the replica out.',
+    responses: {
+      '200': { description: 'Healthy', contentType: 'application/json' },
+      '503': { description: 'The store can not answer a read (`store_unavailable`)', schema: ErrorBodySchema },
+    },
+    handler: async (req, reply, { live, health }) => {
+      try {
+        await withDeadline(health.checkHealth(), HEALTH_DEADLINE_MS);
+      } catch (err) {
+        req.log.error({ err }, 'health check failed: the store can not answer a read');
+        return sendError(reply, 'store_unavailable', 'The store can not answer a read; see the service log');
+      }
       const snap = live.current();
       return reply
         .header('cache-control', 'no-store')

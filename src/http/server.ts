@@ -57,6 +57,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     metrics,
     http,
     rateLimits: opts.store,
+    health: opts.store,
     mcp: { sessions: await McpSessions.open(opts.store, opts.mcp), config: opts.mcp, version: VERSION },
     get baseUrl() {
       return baseUrl;

@@ -74,7 +74,13 @@ export interface SettingsStore {
   getOrCreateSetting(key: string, create: () => string): Promise<string>;
 }
 
+/** What /healthz asks of the store. */
+export interface HealthStore {
+  /** Reads from the database itself, past any cache; throws when it can not (a corrupt or missing file, a database gone). */
+  checkHealth(): Promise<void>;
+}
+
 /** One open database: every concern over it, and how to close it. */
-export interface Store extends ReviewStore, HubStore, McpSessionStore, RateLimitStore, SettingsStore {
+export interface Store extends ReviewStore, HubStore, McpSessionStore, RateLimitStore, SettingsStore, HealthStore {
   close(): Promise<void>;
 }
