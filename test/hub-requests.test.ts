@@ -4,7 +4,11 @@ import { after, before, describe, it } from 'node:test';
 import { addressAllowed } from '../src/websub/address-guard.js';
 import { clientKey } from '../src/websub/hub-route.js';
 import { BUSINESS, REVIEWS } from './fixtures/data.js';
-import { eventually, recordingLogger, runCli, startTestService, type TestService } from './helpers.js';
+import Database from 'better-sqlite3';
+import pg from 'pg';
+import { postgresMigrations } from '../src/store/postgres/migrations.js';
+import { sqliteMigrations } from '../src/store/sqlite/migrations.js';
+import { eventually, freshDatabase, openTestStore, recordingLogger, runCli, startTestService, TEST_STORE, type TestService } from './helpers.js';
 import { CallbackServer, hubPost, makeTestCa, type TestCa } from './websub-helpers.js';
 
 let ca: TestCa;
@@ -133,6 +137,39 @@ describe('hub: caps per client, in all, and on unsubscribe', () => {
     assert.equal(clientKey('::ffff:203.0.113.9'), '203.0.113.9');
     assert.equal(clientKey('2001:db8:1:2:3:4:5:6'), '2001:db8:1:2::/64');
     assert.equal(clientKey('2001:db8:1:2::ffff'), '2001:db8:1:2::/64');
+  });
+});
+
+describe('hub: a database from before the client was recorded', () => {
+  it('is upgraded in place: its subscriptions keep working, with no client, counting towards the host and global caps', async () => {
+    const db = await freshDatabase();
+    const row = ['https://old.example/cb', '/feed.xml', 'old.example', null, 3600, Date.now() + 3_600_000, 0, Date.now()];
+    const insert = 'INSERT INTO hub_subscriptions (callback, topic, callback_host, secret, lease_seconds, expires_at, failures, created_at) VALUES';
+    const clientMigration = (list: readonly string[]) => list.findIndex((m) => m.includes('ADD COLUMN client'));
+    if (TEST_STORE === 'sqlite') {
+      const sqlite = new Database(db);
+      const before = clientMigration(sqliteMigrations);
+      for (const m of sqliteMigrations.slice(0, before)) sqlite.exec(m);
+      sqlite.pragma(`user_version = ${before}`);
+      sqlite.prepare(`${insert} (?, ?, ?, ?, ?, ?, ?, ?)`).run(...row);
+      sqlite.close();
+    } else {
+      const client = new pg.Client({ connectionString: db });
+      await client.connect();
+      const before = clientMigration(postgresMigrations);
+      for (const m of postgresMigrations.slice(0, before)) await client.query(m);
+      await client.query('CREATE TABLE reviewcast_schema (version INTEGER NOT NULL)');
+      await client.query('INSERT INTO reviewcast_schema (version) VALUES ($1)', [before]);
+      await client.query(`${insert} ($1, $2, $3, $4, $5, $6, $7, $8)`, row);
+      await client.end();
+    }
+    const store = await openTestStore(db);
+    try {
+      assert.deepEqual((await store.listSubscriptions()).map((s) => [s.callback, s.client]), [['https://old.example/cb', '']]);
+      assert.deepEqual(await store.countForCaps('old.example', '127.0.0.1', Date.now()), { host: 1, client: 0, total: 1 });
+    } finally {
+      await store.close();
+    }
   });
 });
 

@@ -10,7 +10,7 @@ import { parseForm } from './form.js';
 import type { HttpConfig } from '../config.js';
 import { buildFastPath } from './fast-path.js';
 import { clientAddress, Gate, setRouteLabel } from './gate.js';
-import { HUB_BODY_BYTES, MAX_HEADER_BYTES, MCP_BODY_BYTES } from '../limits.js';
+import { HUB_BODY_BYTES, MAX_HEADER_BYTES, MAX_URL_BYTES, MCP_BODY_BYTES } from '../limits.js';
 import { fastifyUrl, operationHandler, plainTextErrorPaths, type Operation, type ServiceContext } from './operation.js';
 
 function pathPattern(path: string): RegExp {
@@ -68,10 +68,11 @@ export async function buildApp(operations: readonly Operation[], ctx: ServiceCon
     // Per-request lines are logged at debug by the onResponse hook below, not at info.
     logController: new LogController({ disableRequestLogging: true }),
     // Trailing slashes and duplicate slashes are the same resource.
-    routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true },
+    // A path parameter may be as long as the request target: a long one is then a validation error (400), not a 414 from the router.
+    routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true, maxParamLength: MAX_URL_BYTES },
     bodyLimit: MCP_BODY_BYTES,
     return503OnClosing: true,
-    // Requests the router can not take (a malformed path, a path parameter over 100 characters) get the same error bodies as the rest.
+    // Requests the router can not take (a malformed path) get the same error bodies as the rest.
     frameworkErrors: (err, req, reply) => {
       const status = err.statusCode ?? 400;
       if (answersInPlainText(req.url)) return plainTextError(reply, status, err.message);

@@ -54,8 +54,10 @@ export interface McpSessionStore {
   useMcpSession(id: string, now: number, idleMs: number, touchEveryMs: number): Promise<'ok' | 'unknown' | 'ended' | 'idle'>;
   /** Ends a session; false when it was not live. */
   endMcpSession(id: string, now: number): Promise<boolean>;
-  /** Forgets sessions created before `cutoff` (their tokens have expired anyway). */
-  pruneMcpSessions(cutoff: number): Promise<number>;
+  /** Forgets sessions created before `createdBefore` (their tokens have expired) or last used before `seenBefore` (idle, or ended long ago). */
+  pruneMcpSessions(createdBefore: number, seenBefore: number): Promise<number>;
+  /** Sessions not ended, created at or after `createdAfter` and used at or after `seenAfter`: the ones the session cap counts. */
+  countLiveMcpSessions(createdAfter: number, seenAfter: number): Promise<number>;
 }
 
 /** Request counters shared by every process on the database. */
