@@ -50,6 +50,7 @@ const service = await startService(database, {
   NODE_EXTRA_CA_CERTS: join(dir, 'ca.pem'),
   HUB_ALLOW_PRIVATE_CALLBACKS: 'true',
   HUB_MAX_SUBSCRIPTIONS_PER_HOST: String(subscribers * 2),
+  HUB_MAX_SUBSCRIPTIONS_PER_CLIENT: String(subscribers * 2),
   HUB_RATE_LIMIT_PER_MINUTE: String(subscribers * 10),
 });
 const hubTopic = `${service.url}/feed.xml`;

@@ -63,6 +63,7 @@ const service = await startService(database, {
   HUB_ALLOW_PRIVATE_CALLBACKS: 'true',
   HUB_RATE_LIMIT_PER_MINUTE: '100000',
   HUB_MAX_SUBSCRIPTIONS_PER_HOST: '1000',
+  HUB_MAX_SUBSCRIPTIONS_PER_CLIENT: '1000',
 });
 const agent = new Agent({ connections: 16 });
 const counts = new Map<string, { ok: number; failed: number }>();

@@ -82,7 +82,12 @@ export interface McpConfig {
   sessionMaxSeconds: number;
   /** Origins besides BASE_URL's own that may call /mcp from a browser. */
   allowedOrigins: string[];
+  /** Live sessions at most; an initialize beyond it is refused until some end. */
+  maxSessions: number;
 }
+
+/** A session's last use is written back at most this often, so idleness is known to within it. */
+export const MCP_SESSION_TOUCH_SECONDS = 15;
 
 export function loadMcpConfig(env: NodeJS.ProcessEnv = process.env): McpConfig {
   const origins = (env.MCP_ALLOWED_ORIGINS ?? '')
@@ -92,8 +97,17 @@ export function loadMcpConfig(env: NodeJS.ProcessEnv = process.env): McpConfig {
   for (const o of origins) {
     if (!URL.canParse(o) || new URL(o).origin !== o) throw new ConfigError('MCP_ALLOWED_ORIGINS', `"${o}" is not an origin like https://app.example`);
   }
-  const sessionIdleSeconds = intVar(env, 'MCP_SESSION_IDLE_SECONDS', 1800, 10, 31_536_000);
-  return { sessionIdleSeconds, sessionMaxSeconds: intVar(env, 'MCP_SESSION_MAX_SECONDS', 86_400, sessionIdleSeconds, 31_536_000), allowedOrigins: origins };
+  const sessionIdleSeconds = intVar(env, 'MCP_SESSION_IDLE_SECONDS', 1800, 0, 31_536_000);
+  if (sessionIdleSeconds < MCP_SESSION_TOUCH_SECONDS) {
+    // Shorter would end sessions in use: a use is recorded only every MCP_SESSION_TOUCH_SECONDS.
+    throw new ConfigError('MCP_SESSION_IDLE_SECONDS', `must be at least ${MCP_SESSION_TOUCH_SECONDS} (a session's use is recorded every ${MCP_SESSION_TOUCH_SECONDS} s, so a shorter idle time would end sessions in use), got ${sessionIdleSeconds}`);
+  }
+  return {
+    sessionIdleSeconds,
+    sessionMaxSeconds: intVar(env, 'MCP_SESSION_MAX_SECONDS', 86_400, sessionIdleSeconds, 31_536_000),
+    allowedOrigins: origins,
+    maxSessions: intVar(env, 'MCP_MAX_SESSIONS', 10_000, 1, 10_000_000),
+  };
 }
 
 /** A dns.lookup-shaped resolver for callback hosts (all addresses). */
@@ -108,6 +122,10 @@ export interface HubConfig {
   /** Lifts the public-address rule for callbacks: local testing only. */
   allowPrivateCallbacks: boolean;
   maxSubscriptionsPerHost: number;
+  /** Cap on subscriptions and pending requests per requesting client (an IPv4 address or an IPv6 /64). */
+  maxSubscriptionsPerClient: number;
+  /** Cap on subscriptions and pending requests in all. */
+  maxSubscriptions: number;
   /** Hub requests per client IP per minute. */
   rateLimitPerMinute: number;
   timeoutMs: number;
@@ -180,6 +198,8 @@ export function loadHubConfig(env: NodeJS.ProcessEnv = process.env): HubConfig {
     retryDelaysMs: delaysRaw.split(',').map(Number),
     allowPrivateCallbacks: boolVar(env, 'HUB_ALLOW_PRIVATE_CALLBACKS'),
     maxSubscriptionsPerHost: intVar(env, 'HUB_MAX_SUBSCRIPTIONS_PER_HOST', 100, 1, 1_000_000),
+    maxSubscriptionsPerClient: intVar(env, 'HUB_MAX_SUBSCRIPTIONS_PER_CLIENT', 100, 1, 1_000_000),
+    maxSubscriptions: intVar(env, 'HUB_MAX_SUBSCRIPTIONS', 10_000, 1, 10_000_000),
     rateLimitPerMinute: intVar(env, 'HUB_RATE_LIMIT_PER_MINUTE', 60, 1, 1_000_000),
     timeoutMs: intVar(env, 'HUB_TIMEOUT_MS', 10_000, 100, 120_000),
     pollMs: intVar(env, 'HUB_POLL_MS', 1000, 10, 60_000),

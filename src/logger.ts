@@ -1,6 +1,41 @@
 /** The pino logger. */
-import { destination, pino, type Logger } from 'pino';
+import { writeSync } from 'node:fs';
+import { pino, type DestinationStream, type Logger } from 'pino';
 import pretty from 'pino-pretty';
+
+/** A short pause for a full non-blocking pipe, without a timer (log writes are synchronous). */
+const pause = new Int32Array(new SharedArrayBuffer(4));
+const EAGAIN_RETRIES = 100;
+
+/**
+ * stderr as a log sink that gives up for good once its reader is gone. pino's own destination
+ * retries a failed write forever when the process exits, so `serve 2>&1 | head -3` never finished
+ * a SIGTERM: here EPIPE (or any error but a full pipe) ends logging, never the service. A full
+ * pipe (EAGAIN) is waited on briefly, then the line is dropped.
+ */
+export function stderrSink(fd = 2): DestinationStream & { dead: boolean } {
+  const sink = {
+    dead: false,
+    write(line: string): void {
+      if (sink.dead) return;
+      let buf = Buffer.from(line);
+      let retries = 0;
+      while (buf.length > 0) {
+        try {
+          buf = buf.subarray(writeSync(fd, buf));
+        } catch (err) {
+          if ((err as NodeJS.ErrnoException).code === 'EAGAIN' && retries++ < EAGAIN_RETRIES) {
+            Atomics.wait(pause, 0, 0, 10);
+            continue;
+          }
+          if ((err as NodeJS.ErrnoException).code !== 'EAGAIN') sink.dead = true;
+          return;
+        }
+      }
+    },
+  };
+  return sink;
+}
 
 /**
  * Logs go to stderr, so stdout stays free for command output (export, hub list): readable lines
@@ -9,6 +44,6 @@ import pretty from 'pino-pretty';
  */
 export function createLogger(level: string, terminal = Boolean(process.stderr.isTTY)): Logger {
   const base = { service: 'reviewcast' };
-  if (!terminal) return pino({ level, base }, destination(2));
+  if (!terminal) return pino({ level, base }, stderrSink());
   return pino({ level, base }, pretty({ destination: 2, sync: true, colorize: true, ignore: 'pid,hostname,service', translateTime: 'SYS:HH:MM:ss.l' }));
 }

@@ -290,19 +290,22 @@ describe('a database from before source_id', () => {
     // As the previous version stored it: canonical field order, no source_id.
     const old = Object.fromEntries(Object.entries(canonicalReview(REVIEWS[0]!)).filter(([key]) => key !== 'source_id'));
     const row = [REVIEWS[0]!.id, REVIEWS[0]!.date, REVIEWS[0]!.rating, JSON.stringify(old)];
+    // The schema just before the migration that added source_id (later ones may follow it).
+    const sqliteBefore = sqliteMigrations.findIndex((m) => m.includes('"source_id":null'));
+    const postgresBefore = postgresMigrations.findIndex((m) => m.includes('"source_id":null'));
     if (TEST_STORE === 'sqlite') {
       const sqlite = new Database(db);
-      for (const m of sqliteMigrations.slice(0, -1)) sqlite.exec(m);
-      sqlite.pragma(`user_version = ${sqliteMigrations.length - 1}`);
+      for (const m of sqliteMigrations.slice(0, sqliteBefore)) sqlite.exec(m);
+      sqlite.pragma(`user_version = ${sqliteBefore}`);
       sqlite.prepare('INSERT INTO reviews (id, date, rating, json) VALUES (?, ?, ?, ?)').run(...row);
       sqlite.prepare("UPDATE meta SET value = '1' WHERE key = 'revision'").run();
       sqlite.close();
     } else {
       const client = new pg.Client({ connectionString: db });
       await client.connect();
-      for (const m of postgresMigrations.slice(0, -1)) await client.query(m);
+      for (const m of postgresMigrations.slice(0, postgresBefore)) await client.query(m);
       await client.query('CREATE TABLE reviewcast_schema (version INTEGER NOT NULL)');
-      await client.query('INSERT INTO reviewcast_schema (version) VALUES ($1)', [postgresMigrations.length - 1]);
+      await client.query('INSERT INTO reviewcast_schema (version) VALUES ($1)', [postgresBefore]);
       await client.query('INSERT INTO reviews (id, date, rating, json) VALUES ($1, $2, $3, $4)', row);
       await client.query("UPDATE meta SET value = '1' WHERE key = 'revision'");
       await client.end();

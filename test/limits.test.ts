@@ -179,7 +179,7 @@ describe('metrics', () => {
 });
 
 describe('graceful shutdown', () => {
-  it('SIGTERM: refuses new connections, finishes the request under way, closes the store and exits 0', async () => {
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) it(`${signal}: refuses new connections, finishes the request under way, closes the store and exits 0`, async () => {
     const database = await freshDatabase('sqlite');
     const seed = await openTestStore(database);
     await seed.importReviews({ reviews: REVIEWS, business: BUSINESS, replace: false, dryRun: false });
@@ -197,10 +197,11 @@ describe('graceful shutdown', () => {
     // 100 Continue as it hands the request to the app): only then is it "under way".
     socket.write(`POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nConnection: close\r\nExpect: 100-continue\r\nContent-Length: ${body.length}\r\n\r\n${body.slice(0, 20)}`);
     assert.ok(await eventually(async () => answer.startsWith('HTTP/1.1 100 Continue\r\n\r\n'), 10_000, 10), `the server took the request in: ${answer}`);
-    proc.child.kill('SIGTERM');
+    proc.child.kill(signal);
     assert.ok(await eventually(async () => proc.output().includes('"msg":"shutting down'), 10_000, 10), 'the server began shutting down');
+    assert.match(proc.output(), new RegExp(`"signal":"${signal}"`));
     const refused = await eventually(() => fetch(`${proc.url}/healthz`).then(() => false, () => true), 5000);
-    assert.ok(refused, 'a new connection after SIGTERM is refused');
+    assert.ok(refused, `a new connection after ${signal} is refused`);
     socket.write(body.slice(20));
     await closed;
     answer = answer.replace('HTTP/1.1 100 Continue\r\n\r\n', '');

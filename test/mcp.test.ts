@@ -303,7 +303,7 @@ describe('MCP: sessions', () => {
     const now = Date.now();
     await svc.store.createMcpSession('old-session-row', now - 10 * 86_400_000);
     await svc.store.createMcpSession('new-session-row', now);
-    assert.ok((await svc.store.pruneMcpSessions(now - 86_400_000)) >= 1);
+    assert.ok((await svc.store.pruneMcpSessions(now - 86_400_000, 0)) >= 1);
     assert.equal(await svc.store.useMcpSession('old-session-row', now, 1e12, 1e12), 'unknown');
     assert.equal(await svc.store.useMcpSession('new-session-row', now, 1e12, 1e12), 'ok');
   });

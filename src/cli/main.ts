@@ -9,7 +9,7 @@ import { ImportValidationError } from '../core/import-plan.js';
 import { sortNewestFirst } from '../core/reviews.js';
 import { startServer } from '../http/server.js';
 import { createLogger } from '../logger.js';
-import { openStore } from '../store/open-store.js';
+import { openStore, StoreOpenError } from '../store/open-store.js';
 import { VERSION } from '../version.js';
 import { ImportFileError } from './formats/types.js';
 import { IMPORT_FORMATS, formatValidationError, guessFormat, runImport, type ImportFormat } from './import-command.js';
@@ -24,7 +24,8 @@ Usage:
   reviewcast hub list [--json]     list WebSub subscriptions (callback, topic, state, lease end, failures)
   reviewcast --version | --help
 
-Exit codes: 0 ok, 1 invalid import data, 2 bad usage or configuration.`;
+Exit codes: 0 ok, 1 invalid import data (or serve: shutdown timed out), 2 bad usage or configuration,
+3 the store cannot be opened (DATABASE_URL: corrupt or read-only file, unreachable database).`;
 
 class UsageError extends Error {}
 
@@ -32,7 +33,11 @@ async function serve(): Promise<void> {
   const config = loadServeConfig();
   const logger = createLogger(config.logLevel);
   const store = await openStore(config.database);
-  const data = await store.load();
+  // The first read is part of opening: a file whose header is sound but whose pages are not fails here.
+  const data = await store.load().catch(async (err: unknown) => {
+    await store.close().catch(() => undefined);
+    throw new StoreOpenError(config.database, err);
+  });
   if (data.reviews.length === 0 && data.business === null) {
     const reviews = demoReviews();
     await store.importReviews({ reviews, business: DEMO_BUSINESS, replace: false, dryRun: false });
@@ -61,7 +66,18 @@ async function serve(): Promise<void> {
     logger.info('stopped');
     process.exit(outcome === 'done' ? 0 : 1);
   };
-  process.once('SIGTERM', () => void stop('SIGTERM'));
+  // Ctrl-C is a stop like SIGTERM: requests under way finish. A second signal during the stop ends the process at once.
+  let stopping = false;
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (stopping) {
+      logger.warn({ signal }, 'second signal: exiting now with work unfinished');
+      process.exit(signal === 'SIGINT' ? 130 : 143);
+    }
+    stopping = true;
+    void stop(signal);
+  };
+  process.on('SIGTERM', onSignal);
+  process.on('SIGINT', onSignal);
 }
 
 async function importCommand(args: string[]): Promise<void> {
@@ -103,6 +119,15 @@ async function exportCommand(args: string[]): Promise<void> {
   }
 }
 
+/** Non-printable characters (controls, format characters such as bidi overrides, unpaired surrogates), which must not reach a terminal raw. */
+const NON_PRINTABLE = /\p{C}/gu;
+const escapeUnits = (c: string) => [...Array(c.length).keys()].map((i) => `\\u${c.charCodeAt(i).toString(16).padStart(4, '0')}`).join('');
+
+/** A stored value as the table shows it: backslash and every non-printable character escaped, so a callback can not move the cursor, retitle the window or forge rows. */
+function printable(value: string): string {
+  return value.replace(/\\/g, '\\\\').replace(NON_PRINTABLE, escapeUnits);
+}
+
 async function hubCommand(args: string[]): Promise<void> {
   const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { json: { type: 'boolean', default: false } } });
   if (positionals.length !== 1 || positionals[0] !== 'list') throw new UsageError('usage: reviewcast hub list [--json]');
@@ -120,7 +145,8 @@ async function hubCommand(args: string[]): Promise<void> {
       ...(await store.listPendingVerifications()).map((v) => ({ callback: v.callback, topic: v.topic, state: `pending ${v.mode}`, lease_ends: '-', failures: 0 })),
     ];
     if (values.json) {
-      process.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
+      // JSON.stringify escapes C0 controls but leaves DEL, C1 and format characters raw; \u escapes keep the JSON the same and the terminal safe.
+      process.stdout.write(`${JSON.stringify(rows, null, 2).replace(NON_PRINTABLE, (c) => (c === '\n' ? c : escapeUnits(c)))}\n`);
       return;
     }
     if (rows.length === 0) {
@@ -128,7 +154,7 @@ async function hubCommand(args: string[]): Promise<void> {
       return;
     }
     const header = { callback: 'CALLBACK', topic: 'TOPIC', state: 'STATE', lease_ends: 'LEASE ENDS', failures: 'FAILURES' };
-    const table = [header, ...rows.map((r) => ({ ...r, failures: String(r.failures) }))];
+    const table = [header, ...rows.map((r) => ({ ...r, callback: printable(r.callback), topic: printable(r.topic), failures: String(r.failures) }))];
     const keys = Object.keys(header) as (keyof typeof header)[];
     const width = Object.fromEntries(keys.map((k) => [k, Math.max(...table.map((r) => String(r[k]).length))]));
     for (const r of table) process.stdout.write(`${keys.map((k) => String(r[k]).padEnd(width[k]!)).join('  ').trimEnd()}\n`);
@@ -173,6 +199,10 @@ async function main(argv: string[]): Promise<number> {
     if (err instanceof UsageError || (err as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
       process.stderr.write(`reviewcast: ${(err as Error).message}\n\n${USAGE}\n`);
       return 2;
+    }
+    if (err instanceof StoreOpenError) {
+      process.stderr.write(`reviewcast: ${err.message}\n`);
+      return 3;
     }
     if (err instanceof ImportValidationError) {
       process.stderr.write(`reviewcast import: ${formatValidationError(err)}\n`);

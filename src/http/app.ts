@@ -6,17 +6,40 @@ import Fastify, { LogController, type FastifyError, type FastifyReply, type Fast
 import { sharedRateLimitStore } from './shared-rate-limit.js';
 import { CostLimit } from './cost-limit.js';
 import type { Logger } from 'pino';
-import { errorBody, plainText, sendError } from './errors.js';
+import { errorBody, plainTextError, sendError } from './errors.js';
+import { parseForm } from './form.js';
 import type { HttpConfig } from '../config.js';
 import { buildFastPath } from './fast-path.js';
 import { clientAddress, Gate, setRouteLabel } from './gate.js';
-import { HUB_BODY_BYTES, MAX_HEADER_BYTES, MCP_BODY_BYTES } from '../limits.js';
+import { HUB_BODY_BYTES, MAX_HEADER_BYTES, MAX_URL_BYTES, MCP_BODY_BYTES } from '../limits.js';
 import { fastifyUrl, operationHandler, plainTextErrorPaths, type Operation, type ServiceContext } from './operation.js';
 
 function pathPattern(path: string): RegExp {
   // Braces are left unescaped by the first replace, so each {param} is still plain text for the second.
   const escaped = path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{\w+\}/g, '[^/]+');
   return new RegExp(`^${escaped}$`);
+}
+
+/**
+ * A route with its own limit (the hub) is under two: the service-wide one (the gate's RateLimit
+ * header) and its own (@fastify/rate-limit's X-RateLimit-*). An answer must not say both
+ * "remaining 1199" and 429: RateLimit-Policy lists both policies, RateLimit states the one
+ * nearer exhaustion, and the X- headers go.
+ */
+function oneRateLimitStory(http: HttpConfig) {
+  const servicePolicy = `${http.rateLimitPerMinute};w=60`;
+  return (_req: FastifyRequest, reply: FastifyReply, payload: unknown, done: (err: null, payload: unknown) => void) => {
+    const limit = reply.getHeader('x-ratelimit-limit');
+    const remaining = reply.getHeader('x-ratelimit-remaining');
+    const reset = reply.getHeader('x-ratelimit-reset');
+    reply.removeHeader('x-ratelimit-limit').removeHeader('x-ratelimit-remaining').removeHeader('x-ratelimit-reset');
+    if (limit !== undefined && remaining !== undefined) {
+      reply.header('ratelimit-policy', `${servicePolicy}, ${String(limit)};w=60`);
+      const service = /remaining=(\d+)/.exec(String(reply.getHeader('ratelimit') ?? ''));
+      if (service === null || Number(remaining) <= Number(service[1])) reply.header('ratelimit', `limit=${String(limit)}, remaining=${String(remaining)}, reset=${String(reset)}`);
+    }
+    done(null, payload);
+  };
 }
 
 /** Builds the fastify app from the route table: routing, CORS preflight, 404/405 and error answers. */
@@ -47,13 +70,14 @@ export async function buildApp(operations: readonly Operation[], ctx: ServiceCon
     // Per-request lines are logged at debug by the onResponse hook below, not at info.
     logController: new LogController({ disableRequestLogging: true }),
     // Trailing slashes and duplicate slashes are the same resource.
-    routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true },
+    // A path parameter may be as long as the request target: a long one is then a validation error (400), not a 414 from the router.
+    routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true, maxParamLength: MAX_URL_BYTES },
     bodyLimit: MCP_BODY_BYTES,
     return503OnClosing: true,
-    // Requests the router can not take (a malformed path, a path parameter over 100 characters) get the same error bodies as the rest.
+    // Requests the router can not take (a malformed path) get the same error bodies as the rest.
     frameworkErrors: (err, req, reply) => {
       const status = err.statusCode ?? 400;
-      if (answersInPlainText(req.url)) return plainText(reply, status, err.message);
+      if (answersInPlainText(req.url)) return plainTextError(reply, status, err.message);
       return status === 414 ? sendError(reply, 'uri_too_long', err.message) : sendError(reply, 'bad_request', err.message);
     },
     // What Node refuses before any request exists (headers over the limit, a malformed request line): our error body, then close.
@@ -107,7 +131,7 @@ export async function buildApp(operations: readonly Operation[], ctx: ServiceCon
     if (answersInPlainText(req.url) && status < 500) {
       const text =
         status === 415 ? 'Content-Type must be application/x-www-form-urlencoded' : status === 429 ? 'Too many requests; retry later' : err.message;
-      return plainText(reply, status, text);
+      return plainTextError(reply, status, text);
     }
     if (status === 429) return sendError(reply, 'too_many_requests', err.message);
     if (status === 415) return sendError(reply, 'unsupported_media_type', err.message);
@@ -117,7 +141,7 @@ export async function buildApp(operations: readonly Operation[], ctx: ServiceCon
     return sendError(reply, 'internal_error', 'Internal error; it has been logged');
   });
 
-  await app.register(formbody, { bodyLimit: HUB_BODY_BYTES });
+  await app.register(formbody, { bodyLimit: HUB_BODY_BYTES, parser: parseForm });
   await app.register(rateLimit, {
     global: false,
     store: sharedRateLimitStore(ctx.rateLimits),
@@ -131,7 +155,7 @@ export async function buildApp(operations: readonly Operation[], ctx: ServiceCon
       method: op.method,
       url: fastifyUrl(op.path),
       handler: (req, reply) => handler(req, reply, ctx),
-      ...(op.rateLimited ? { config: { rateLimit: { max: ctx.hub.config.rateLimitPerMinute, timeWindow: 60_000 } } } : {}),
+      ...(op.rateLimited ? { config: { rateLimit: { max: ctx.hub.config.rateLimitPerMinute, timeWindow: 60_000 } }, onSend: oneRateLimitStory(http) } : {}),
     });
   };
   // Raw-body routes live in their own scope, where every body arrives as a string.

@@ -41,7 +41,7 @@ export function clientAddress(req: IncomingMessage, trustProxy: boolean): string
 
 /** The JSON error body, or for an endpoint that speaks plain text (the hub, WebSub §5.1.2) its message. */
 function refuse(req: IncomingMessage, res: ServerResponse, inPlainText: boolean, status: number, body: ErrorBody, headers: Record<string, string> = {}): void {
-  const text = inPlainText ? body.message : JSON.stringify(body);
+  const text = inPlainText ? `${body.error}: ${body.message}` : JSON.stringify(body);
   const type = inPlainText ? 'text/plain; charset=utf-8' : 'application/json';
   res.writeHead(status, { 'content-type': type, 'content-length': Buffer.byteLength(text), 'cache-control': 'no-store', ...headers });
   res.end(text);

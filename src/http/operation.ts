@@ -7,7 +7,7 @@ import type { Hub } from '../websub/hub.js';
 import type { CostConfig, HttpConfig, McpConfig } from '../config.js';
 import type { McpSessions } from '../mcp/sessions.js';
 import type { Metrics } from '../metrics/metrics.js';
-import type { RateLimitStore } from '../store/store.js';
+import type { HealthStore, RateLimitStore } from '../store/store.js';
 
 export interface ServiceContext {
   live: LiveData;
@@ -21,6 +21,8 @@ export interface ServiceContext {
   rateLimits: RateLimitStore;
   /** Cache budgets, the cost-weighted rate limit, compression. */
   cost: CostConfig;
+  /** Whether the store answers a read (/healthz). */
+  health: HealthStore;
 }
 
 export interface ResponseDoc {

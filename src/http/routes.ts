@@ -31,6 +31,17 @@ function topicDocument(topic: TopicPath) {
   return ({ live, baseUrl }: ServiceContext): Served => ({ rep: live.current().topic(topic, baseUrl), opts: { headers: { link: topicLinkHeader(baseUrl, topic) } } });
 }
 
+/** A store that does not answer within this is as unhealthy as one that fails (an unreachable database would otherwise hang the check). */
+const HEALTH_DEADLINE_MS = 5000;
+
+function withDeadline<T>(work: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
+  });
+  return Promise.race([work, late]).finally(() => clearTimeout(timer));
+}
+
 /** A handler that validates the query or path parameters (400 naming every problem) and answers from the current snapshot. */
 function answerValid<S extends z.ZodObject>(
   schema: S,
@@ -117,7 +128,7 @@ export const operations: Operation[] = [
     tag: 'WebSub',
     summary: 'Subscribe to or unsubscribe from a topic (W3C WebSub hub)',
     description:
-      'Form-encoded subscription request. Answered 202 at once; the hub then verifies intent with a GET to the callback carrying hub.mode, hub.topic, hub.challenge and hub.lease_seconds, and activates the subscription only if the callback answers 2xx with exactly the challenge. Each change of the topic is then POSTed in full to the callback with the topic\'s Content-Type, a Link header (rel="hub", rel="self") and, when a secret was given, X-Hub-Signature: sha256=<hex HMAC>. Three consecutive failed deliveries (or one 410 Gone) remove the subscription; leases are clamped to the configured bounds.',
+      'Form-encoded subscription request. Answered 202 at once; the hub then verifies intent with a GET to the callback carrying hub.mode, hub.topic, hub.challenge and hub.lease_seconds, and activates the subscription only if the callback answers 2xx with exactly the challenge. Each change of the topic is then POSTed in full to the callback with the topic\'s Content-Type, a Link header (rel="hub", rel="self") and, when a secret was given, X-Hub-Signature: sha256=<hex HMAC>. Three consecutive failed deliveries (or one 410 Gone) remove the subscription; leases are clamped to the configured bounds. The callback is stored and keyed in its normalised form.',
     rateLimited: true,
     plainTextErrors: true,
     requestBody: {
@@ -127,9 +138,13 @@ export const operations: Operation[] = [
     },
     responses: {
       '202': plain('Accepted: verification of intent follows asynchronously'),
-      '400': plain('Invalid request; the body says why (not HTTPS, unknown topic, missing field, bad mode, secret too long ...)'),
-      '415': plain('Body is not application/x-www-form-urlencoded'),
-      '429': plain('Too many hub requests from this client, or too many subscriptions for the callback host'),
+      '400': plain(
+        'Invalid request; the body is the error code, a colon and the reason: `validation_error` (not HTTPS, unknown topic, missing field, bad mode, secret too long ...), `invalid_callback` (a control character in hub.callback, or an address that is not public), `bad_request` (a hub.* value that is not valid percent-encoded UTF-8)',
+      ),
+      '415': plain('Body is not application/x-www-form-urlencoded (`unsupported_media_type: ...`)'),
+      '429': plain(
+        'Too many hub requests from this client, or a cap reached: subscriptions and pending requests per callback host, per requesting client, or in all (`too_many_requests: ...`)',
+      ),
     },
     handler: async (req, reply, { baseUrl, hub }) => {
       const answer = await handleHubRequest({ contentType: req.headers['content-type'], form: req.body, client: req.ip, log: req.log }, { baseUrl, hub });
@@ -171,7 +186,7 @@ export const operations: Operation[] = [
     tag: 'MCP',
     summary: 'MCP endpoint (streamable HTTP, JSON responses)',
     description:
-      `Model Context Protocol over streamable HTTP (protocol 2025-06-18 and the other versions of the MCP SDK). One JSON-RPC 2.0 message per POST; Accept must list application/json and text/event-stream. The initialize response carries Mcp-Session-Id; send it on every later request (400 without, 404 when unknown, expired or deleted). Send MCP-Protocol-Version after initialize (400 when unsupported). A browser Origin other than the service's own (or MCP_ALLOWED_ORIGINS) gets 403. Read-only tools: ${TOOLS.map((t) => t.name).join(', ')}. Unknown tool: JSON-RPC error -32602; unknown method -32601; unparseable body -32700 with HTTP 400; invalid arguments (checked as JSON, never coerced: true is not 1, "5" is not 5): a result with isError naming each argument and what to fix; an unknown technician, service or aspect: a result with isError and the valid choices; an invalid cursor: a result with isError saying to start again.`,
+      `Model Context Protocol over streamable HTTP (protocol 2025-06-18 and the other versions of the MCP SDK). One JSON-RPC 2.0 message per POST; Accept must list application/json and text/event-stream. The initialize response carries Mcp-Session-Id; send it on every later request (400 without, 404 when unknown, expired or deleted). Send MCP-Protocol-Version after initialize (400 when unsupported). A browser Origin other than the service's own (or MCP_ALLOWED_ORIGINS) gets 403. Read-only tools: ${TOOLS.map((t) => t.name).join(', ')}. Unknown tool: JSON-RPC error -32602; protocol params that do not fit the method (resources/read without uri, tools/call without name ...): -32602 with a one-line message; unknown method -32601; unparseable body -32700 with HTTP 400; an empty batch -32600 with HTTP 400; an initialize beyond MCP_MAX_SESSIONS live sessions: 503 with Retry-After; invalid arguments (checked as JSON, never coerced: true is not 1, "5" is not 5): a result with isError naming each argument and what to fix; an unknown technician, service or aspect: a result with isError and the valid choices; an invalid cursor: a result with isError saying to start again.`,
     rawBody: true,
     requestBody: {
       contentType: 'application/json',
@@ -190,11 +205,16 @@ export const operations: Operation[] = [
         headers: { 'Mcp-Session-Id': { description: 'Session id (only on initialize)', schema: { type: 'string' } } },
       },
       '202': { description: 'Notification accepted; no body' },
-      '400': { description: 'Missing Mcp-Session-Id, unsupported MCP-Protocol-Version, or unparseable JSON (-32700)', contentType: 'application/json' },
+      '400': { description: 'Missing Mcp-Session-Id, unsupported MCP-Protocol-Version, unparseable JSON (-32700), or an empty batch (-32600)', contentType: 'application/json' },
       '403': originRefused,
       '404': { description: 'Session unknown, expired or deleted', contentType: 'application/json' },
       '406': { description: 'Accept does not list application/json and text/event-stream', contentType: 'application/json' },
       '415': { description: 'Content-Type is not application/json', contentType: 'application/json' },
+      '503': {
+        description: 'initialize while MCP_MAX_SESSIONS sessions are live (-32000); retry after Retry-After seconds',
+        contentType: 'application/json',
+        headers: { 'Retry-After': { description: 'Seconds to wait before trying again', schema: { type: 'integer' } } },
+      },
     },
     handler: mcpHandler(handleMcpPost),
   },
@@ -204,7 +224,8 @@ export const operations: Operation[] = [
     operationId: 'mcpEndSession',
     tag: 'MCP',
     summary: 'End an MCP session',
-    description: 'Ends the session named in Mcp-Session-Id on every replica; later requests with it get 404.',
+    description: 'Ends the session named in Mcp-Session-Id on every replica; later requests with it get 404. A body, if any, is ignored.',
+    rawBody: true,
     responses: {
       '204': { description: 'Session ended' },
       '400': { description: 'No Mcp-Session-Id header', contentType: 'application/json' },
@@ -220,6 +241,7 @@ export const operations: Operation[] = [
     tag: 'MCP',
     summary: 'Server-initiated stream (not offered)',
     description: 'Always 405: this server sends nothing unasked, so it opens no SSE stream.',
+    rawBody: true,
     responses: { '403': originRefused, '405': { description: 'Method Not Allowed', contentType: 'application/json' } },
     handler: mcpHandler(handleMcpGet),
   },
@@ -255,10 +277,20 @@ export const operations: Operation[] = [
     path: '/healthz',
     operationId: 'getHealth',
     tag: 'Service',
-    summary: 'Liveness and data revision',
-    description: 'Answers 200 while the service runs, with the revision of the data it serves.',
-    responses: { '200': { description: 'Healthy', contentType: 'application/json' } },
-    handler: (_req, reply, { live }) => {
+    summary: 'Health and data revision',
+    description:
+      'Answers 200 with the revision of the data it serves while the service runs and its store answers a read; 503 with error code `store_unavailable` when the store can not (a corrupt, missing or unreachable database), so a load balancer takes the replica out.',
+    responses: {
+      '200': { description: 'Healthy', contentType: 'application/json' },
+      '503': { description: 'The store can not answer a read (`store_unavailable`)', schema: ErrorBodySchema },
+    },
+    handler: async (req, reply, { live, health }) => {
+      try {
+        await withDeadline(health.checkHealth(), HEALTH_DEADLINE_MS);
+      } catch (err) {
+        req.log.error({ err }, 'health check failed: the store can not answer a read');
+        return sendError(reply, 'store_unavailable', 'The store can not answer a read; see the service log');
+      }
       const snap = live.current();
       return reply
         .header('cache-control', 'no-store')

@@ -67,6 +67,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     http,
     cost,
     rateLimits: opts.store,
+    health: opts.store,
     mcp: { sessions: await McpSessions.open(opts.store, opts.mcp), config: opts.mcp, version: VERSION },
     get baseUrl() {
       return baseUrl;

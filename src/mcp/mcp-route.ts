@@ -3,7 +3,7 @@ import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/
 import type { IncomingHttpHeaders } from 'node:http';
 import type { McpConfig } from '../config.js';
 import type { LiveData } from '../snapshot/live-data.js';
-import { buildMcpServer } from './mcp-server.js';
+import { buildMcpServer, paramsProblem } from './mcp-server.js';
 import type { McpSessions } from './sessions.js';
 import { Splices } from './splice.js';
 
@@ -113,9 +113,32 @@ export async function handleMcpPost(req: McpRequest, ctx: McpEndpoint): Promise<
     return rpcError(headers, 406, -32000, 'Not Acceptable: Accept must list both application/json and text/event-stream');
   }
   const message = parseBody(body);
+  // JSON-RPC 2.0 §6: an empty batch is one Invalid Request error (the transport would answer 202, as to a notification).
+  if (Array.isArray(message) && message.length === 0) {
+    return rpcError(headers, 400, -32600, 'Invalid Request: an empty batch; send one JSON-RPC request');
+  }
   const initializing = isInitialize(message);
   const refused = await admit(req, headers, ctx, !initializing);
   if (refused) return refused;
+  if (initializing && !(await ctx.sessions.hasRoom())) {
+    return rpcError({ ...headers, 'retry-after': '60' }, 503, -32000, `Service Unavailable: ${ctx.config.maxSessions} MCP sessions are open, the most this server keeps; retry later, and end sessions with DELETE when done`);
+  }
+
+  // Requests whose params do not fit their method are answered here, -32602; the rest go to the SDK.
+  const list: unknown[] = Array.isArray(message) ? message : [message];
+  const paramErrors: object[] = [];
+  const rest = list.filter((m) => {
+    if (!isRequest(m)) return true;
+    const problem = paramsProblem(m);
+    if (problem === null) return true;
+    paramErrors.push({ jsonrpc: '2.0', id: m.id, error: { code: -32602, message: problem } });
+    return false;
+  });
+  if (paramErrors.length > 0 && rest.length === 0) {
+    const answer = Array.isArray(message) ? paramErrors : paramErrors[0];
+    return { status: 200, headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify(answer) };
+  }
+  const forward = paramErrors.length > 0 ? rest : message;
 
   const splices = new Splices();
   const server = buildMcpServer(ctx.live.current(), ctx.baseUrl, ctx.version, splices);
@@ -126,17 +149,41 @@ export async function handleMcpPost(req: McpRequest, ctx: McpEndpoint): Promise<
     for (const [k, v] of Object.entries(req.headers)) if (typeof v === 'string') requestHeaders.set(k, v);
     // Parsed once here and handed over; only a body that is not JSON goes to the transport raw, for its -32700 answer.
     const request = new Request(`${ctx.baseUrl}${MCP_PATH}`, { method: 'POST', headers: requestHeaders, body: message === undefined ? body : undefined });
-    const response = await transport.handleRequest(request, { parsedBody: message });
-    if (initializing && response.status === 200) headers['mcp-session-id'] = await ctx.sessions.mint();
+    const response = await transport.handleRequest(request, { parsedBody: forward });
     response.headers.forEach((value, key) => {
       headers[key] = value;
     });
-    const answer = splices.apply(Buffer.from(await response.arrayBuffer()));
+    let answer = splices.apply(Buffer.from(await response.arrayBuffer()));
+    // A session starts only when initialize succeeded: a failed one (an error answer) mints nothing.
+    if (initializing && response.status === 200 && succeeded(answer)) headers['mcp-session-id'] = await ctx.sessions.mint();
+    if (paramErrors.length > 0) {
+      const answered = answer.length ? (JSON.parse(answer.toString()) as unknown) : [];
+      answer = Buffer.from(JSON.stringify([...paramErrors, ...(Array.isArray(answered) ? answered : [answered])]));
+      headers['content-type'] = 'application/json';
+      // The batch has answers now, even if what the SDK had was only notifications.
+      return { status: 200, headers, body: answer };
+    }
     // An empty answer (202 to a notification) goes out without a body, so without a Content-Type.
     return { status: response.status, headers, ...(answer.length ? { body: answer } : {}) };
   } finally {
     await transport.close();
     await server.close();
+  }
+}
+
+/** A JSON-RPC request (it has an id and a method), as opposed to a notification or a response. */
+function isRequest(m: unknown): m is { id: string | number; method: string } {
+  return typeof m === 'object' && m !== null && 'id' in m && typeof (m as { method?: unknown }).method === 'string';
+}
+
+/** Whether a JSON-RPC answer is a result (not an error). */
+function succeeded(answer: Buffer): boolean {
+  try {
+    const parsed = JSON.parse(answer.toString()) as unknown;
+    const first = Array.isArray(parsed) ? parsed[0] : parsed;
+    return typeof first === 'object' && first !== null && 'result' in first;
+  } catch {
+    return false;
   }
 }
 

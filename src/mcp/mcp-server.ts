@@ -5,10 +5,12 @@ import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv
 import {
   CallToolRequestSchema,
   ErrorCode,
+  InitializeRequestSchema,
   ListResourcesRequestSchema,
   ListResourceTemplatesRequestSchema,
   ListToolsRequestSchema,
   McpError,
+  PingRequestSchema,
   ReadResourceRequestSchema,
   SetLevelRequestSchema,
   type CallToolResult,
@@ -18,6 +20,35 @@ import { objectJsonSchemaOf } from '../core/schema/json-schema.js';
 import type { Snapshot } from '../snapshot/snapshot.js';
 import type { Splices } from './splice.js';
 import { TOOLS, ToolFailure } from './tools.js';
+
+/** The requests this server answers, by method, with the SDK schema their params must meet. */
+const PROTOCOL_REQUESTS: ReadonlyMap<string, z.ZodType> = new Map<string, z.ZodType>(
+  [
+    InitializeRequestSchema,
+    PingRequestSchema,
+    ListToolsRequestSchema,
+    CallToolRequestSchema,
+    ListResourcesRequestSchema,
+    ListResourceTemplatesRequestSchema,
+    ReadResourceRequestSchema,
+    SetLevelRequestSchema,
+  ].map((schema) => [schema.shape.method.value, schema as z.ZodType]),
+);
+
+/**
+ * Why a request's params are invalid for its method, in a line, or null. The SDK would answer
+ * -32603 (internal error) with the whole zod report; invalid params are -32602 (JSON-RPC 2.0)
+ * with a short message. Tool arguments are not judged here: a wrong argument is a tool result
+ * with isError, so the model reads what to fix (reference notes §3.6).
+ */
+export function paramsProblem(message: { method: string }): string | null {
+  const schema = PROTOCOL_REQUESTS.get(message.method);
+  if (!schema) return null;
+  const parsed = schema.safeParse(message);
+  if (parsed.success) return null;
+  const issues = parsed.error.issues.slice(0, 3).map((i) => `${i.path.join('.') || '(request)'}: ${i.message.replace(/^Invalid input: /, '')}`);
+  return `Invalid params for ${message.method}: ${issues.join('; ')}${parsed.error.issues.length > 3 ? '; ...' : ''}`;
+}
 
 /** Each Server would otherwise build its own Ajv instance, which costs more than answering a tool call. */
 const VALIDATOR = new AjvJsonSchemaValidator();

@@ -1,14 +1,14 @@
 /** Signed MCP session ids that every replica can check. */
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import type { McpConfig } from '../config.js';
+import { MCP_SESSION_TOUCH_SECONDS, type McpConfig } from '../config.js';
 import type { McpSessionStore, SettingsStore } from '../store/store.js';
 
 export type SessionCheck = 'ok' | 'invalid' | 'expired' | 'ended' | 'idle';
 
 /** How often a live session's last use is written back: idleness is tracked to within this. */
-const TOUCH_EVERY_MS = 15_000;
-/** How often rows of sessions past their maximum lifetime are deleted. */
-const PRUNE_EVERY_MS = 3_600_000;
+const TOUCH_EVERY_MS = MCP_SESSION_TOUCH_SECONDS * 1000;
+/** How often rows of sessions that can no longer be used (expired, idle, ended) are deleted. */
+const PRUNE_EVERY_MS = 60_000;
 
 /**
  * MCP session ids that any replica can check: `<id>.<expiry>.<HMAC>` signed with a key kept in
@@ -33,15 +33,23 @@ export class McpSessions {
     return createHmac('sha256', this.key).update(payload).digest('base64url');
   }
 
+  /** Whether another session may start (MCP_MAX_SESSIONS); forgets sessions that can no longer be used first. */
+  async hasRoom(now = Date.now()): Promise<boolean> {
+    // Idle by more than the touch interval: surely idle, whatever replica last wrote it.
+    const createdAfter = now - this.config.sessionMaxSeconds * 1000;
+    const seenAfter = now - this.config.sessionIdleSeconds * 1000 - TOUCH_EVERY_MS;
+    if (now - this.lastPrune >= PRUNE_EVERY_MS) {
+      this.lastPrune = now;
+      await this.store.pruneMcpSessions(createdAfter, seenAfter);
+    }
+    return (await this.store.countLiveMcpSessions(createdAfter, seenAfter)) < this.config.maxSessions;
+  }
+
   async mint(now = Date.now()): Promise<string> {
     const id = randomBytes(18).toString('base64url');
     const expires = Math.floor(now / 1000) + this.config.sessionMaxSeconds;
     const payload = `${id}.${expires}`;
     await this.store.createMcpSession(id, now);
-    if (now - this.lastPrune >= PRUNE_EVERY_MS) {
-      this.lastPrune = now;
-      await this.store.pruneMcpSessions(now - this.config.sessionMaxSeconds * 1000);
-    }
     return `${payload}.${this.sign(payload)}`;
   }
 

@@ -7,6 +7,8 @@ export interface Subscription {
   /** Topic path relative to BASE_URL, e.g. /feed.xml */
   topic: string;
   callback_host: string;
+  /** Who asked for it (see VerificationRequest.client); '' for subscriptions made before it was recorded. */
+  client: string;
   secret: string | null;
   lease_seconds: number;
   expires_at: number;
@@ -15,9 +17,12 @@ export interface Subscription {
 }
 
 export interface VerificationRequest {
+  /** Normalised (`new URL(...).href`): the key of the subscription. */
   callback: string;
   topic: string;
   callback_host: string;
+  /** The requesting client (an IPv4 address or an IPv6 /64), for the per-client cap. */
+  client: string;
   mode: HubMode;
   lease_seconds: number;
   secret: string | null;
@@ -25,6 +30,12 @@ export interface VerificationRequest {
 
 export interface VerificationJob extends VerificationRequest {
   id: number;
+}
+
+export interface CapCounts {
+  host: number;
+  client: number;
+  total: number;
 }
 
 export type VerificationResult = { kind: 'verified' } | { kind: 'rejected' };
@@ -46,8 +57,13 @@ export interface HubStore {
   claimVerifications(now: number, claimMs: number, limit: number): Promise<VerificationJob[]>;
   /** Applies a verified request (subscribe: upsert with a fresh lease; unsubscribe: delete) and drops the job. */
   finishVerification(job: VerificationJob, result: VerificationResult, now: number): Promise<void>;
-  /** Active and pending subscriptions for a callback host, for the per-host cap. */
-  countForHost(host: string, now: number): Promise<number>;
+  /**
+   * What counts against the hub's caps: active subscriptions plus pending requests of either mode
+   * (each one makes the hub call a callback), for a callback host, for a requesting client, and in all.
+   */
+  countForCaps(host: string, client: string, now: number): Promise<CapCounts>;
+  /** Whether the callback holds an active subscription to the topic, and how many requests for the pair await verification. */
+  requestState(callback: string, topic: string, now: number): Promise<{ active: boolean; pending: number }>;
   listSubscriptions(): Promise<Subscription[]>;
   /** Requests still waiting for their verification of intent. */
   listPendingVerifications(): Promise<VerificationJob[]>;

@@ -54,8 +54,10 @@ export interface McpSessionStore {
   useMcpSession(id: string, now: number, idleMs: number, touchEveryMs: number): Promise<'ok' | 'unknown' | 'ended' | 'idle'>;
   /** Ends a session; false when it was not live. */
   endMcpSession(id: string, now: number): Promise<boolean>;
-  /** Forgets sessions created before `cutoff` (their tokens have expired anyway). */
-  pruneMcpSessions(cutoff: number): Promise<number>;
+  /** Forgets sessions created before `createdBefore` (their tokens have expired) or last used before `seenBefore` (idle, or ended long ago). */
+  pruneMcpSessions(createdBefore: number, seenBefore: number): Promise<number>;
+  /** Sessions not ended, created at or after `createdAfter` and used at or after `seenAfter`: the ones the session cap counts. */
+  countLiveMcpSessions(createdAfter: number, seenAfter: number): Promise<number>;
 }
 
 /** Request counters shared by every process on the database. */
@@ -74,7 +76,13 @@ export interface SettingsStore {
   getOrCreateSetting(key: string, create: () => string): Promise<string>;
 }
 
+/** What /healthz asks of the store. */
+export interface HealthStore {
+  /** Reads from the database itself, past any cache; throws when it can not (a corrupt or missing file, a database gone). */
+  checkHealth(): Promise<void>;
+}
+
 /** One open database: every concern over it, and how to close it. */
-export interface Store extends ReviewStore, HubStore, McpSessionStore, RateLimitStore, SettingsStore {
+export interface Store extends ReviewStore, HubStore, McpSessionStore, RateLimitStore, SettingsStore, HealthStore {
   close(): Promise<void>;
 }

@@ -7,11 +7,14 @@ import type { Resolver } from '../config.js';
  * Only globally routable unicast addresses may be called back. ipaddr.js names every special
  * range (loopback, private, linkLocal, carrierGradeNat, uniqueLocal, multicast, reserved,
  * 6to4, rfc6052/NAT64, teredo ...); IPv4-mapped IPv6 is unwrapped first so ::ffff:127.0.0.1
- * is judged as 127.0.0.1.
+ * is judged as 127.0.0.1, and the IPv4-compatible ::/96 is refused whole.
  */
 export function addressAllowed(address: string): boolean {
   if (!ipaddr.isValid(address)) return false;
-  return ipaddr.process(address).range() === 'unicast';
+  const ip = ipaddr.process(address);
+  // ::/96 is the deprecated IPv4-compatible form (RFC 4291 §2.5.5.1): ::7f00:1 is 127.0.0.1, yet ipaddr.js calls it unicast.
+  if (ip.kind() === 'ipv6' && (ip as ipaddr.IPv6).parts.slice(0, 6).every((p) => p === 0)) return false;
+  return ip.range() === 'unicast';
 }
 
 /**
@@ -54,4 +57,14 @@ export function guardedLookup(resolve: Resolver = systemResolver): LookupFunctio
     if (!first) return callback(Object.assign(new Error(`no address for ${hostname}`), { code: 'ENOTFOUND' }), []);
     callback(null, first.address, first.family);
   });
+}
+
+/** A callback URL for the log: any user name and password in it replaced, so they never reach a log file. */
+export function redactCallback(callback: string): string {
+  if (!URL.canParse(callback)) return callback;
+  const url = new URL(callback);
+  if (url.username === '' && url.password === '') return callback;
+  url.username = 'redacted';
+  url.password = '';
+  return url.href;
 }

@@ -5,9 +5,10 @@ import type { HubConfig } from '../config.js';
 import { HUB_PATH, TOPIC_PATHS, type TopicPath } from '../core/feeds/websub-topics.js';
 import type { LiveData } from '../snapshot/live-data.js';
 import type { Snapshot } from '../snapshot/snapshot.js';
-import type { DeliveryJob, HubStore, VerificationJob, VerificationRequest } from '../store/hub-store.js';
+import type { CapCounts, DeliveryJob, HubStore, VerificationJob, VerificationRequest } from '../store/hub-store.js';
 import type { RateLimitStore } from '../store/store.js';
 import type { HubMetrics } from '../metrics/metrics.js';
+import { redactCallback } from './address-guard.js';
 import { CallbackClient } from './callback-client.js';
 
 /** Interface spec, Rules: after 3 consecutive delivery failures the hub removes the subscription. */
@@ -93,9 +94,14 @@ export class Hub {
     }
   }
 
-  /** Active and pending subscriptions for a callback host, for the per-host cap. */
-  async countForHost(host: string): Promise<number> {
-    return this.store.countForHost(host, Date.now());
+  /** Active subscriptions and pending requests per callback host, per requesting client and in all, for the caps. */
+  async countForCaps(host: string, client: string): Promise<CapCounts> {
+    return this.store.countForCaps(host, client, Date.now());
+  }
+
+  /** Whether a callback is subscribed to a topic, and how many requests for the pair are pending. */
+  async requestState(callback: string, topic: string): Promise<{ active: boolean; pending: number }> {
+    return this.store.requestState(callback, topic, Date.now());
   }
 
   /** Queues a subscription request's verification of intent and starts work on it at once. */
@@ -183,7 +189,7 @@ export class Hub {
     }
     await this.store.finishVerification(job, { kind: verified ? 'verified' : 'rejected' }, Date.now());
     this.metrics?.verification(verified ? 'verified' : 'rejected');
-    this.logger.info({ callback: job.callback, topic: job.topic, mode: job.mode, verified, detail }, `${job.mode} ${verified ? 'verified' : 'rejected'}`);
+    this.logger.info({ callback: redactCallback(job.callback), topic: job.topic, mode: job.mode, verified, detail }, `${job.mode} ${verified ? 'verified' : 'rejected'}`);
   }
 
   /** Distribution (WebSub §7): the full topic body, its exact Content-Type, Link, and a signature when a secret was given. */
@@ -196,7 +202,7 @@ export class Hub {
       rep = this.live.current().topic(topic, this.baseUrl());
       if (rep.etag !== job.etag) {
         await this.store.rescheduleDelivery(job, Date.now() + this.config.pollMs);
-        this.logger.debug({ callback: job.callback, topic }, 'delivery deferred: announced body not loaded here yet');
+        this.logger.debug({ callback: redactCallback(job.callback), topic }, 'delivery deferred: announced body not loaded here yet');
         return;
       }
     }
@@ -213,7 +219,7 @@ export class Hub {
     if (status >= 200 && status < 300) {
       await this.store.deliverySucceeded(job, now);
       this.metrics?.delivery('delivered');
-      this.logger.debug({ callback: job.callback, topic, status }, 'delivered');
+      this.logger.debug({ callback: redactCallback(job.callback), topic, status }, 'delivered');
       return;
     }
     // The rule of the interface spec: 410 Gone, or MAX_CONSECUTIVE_FAILURES failures in a row, ends the subscription.
@@ -222,7 +228,7 @@ export class Hub {
     if (outcome === 'removed') await this.store.removeSubscription(job.callback, job.topic);
     else await this.store.rescheduleDelivery(job, now + retryDelay(failures!, this.config.retryDelaysMs));
     this.metrics?.delivery(outcome === 'removed' ? 'removed' : 'failed');
-    this.logger.warn({ callback: job.callback, topic, status, error, outcome }, outcome === 'removed' ? 'delivery failed: subscription removed' : 'delivery failed: will retry');
+    this.logger.warn({ callback: redactCallback(job.callback), topic, status, error, outcome }, outcome === 'removed' ? 'delivery failed: subscription removed' : 'delivery failed: will retry');
   }
 
   /** Stops claiming work and waits for the requests under way (each bounded by HUB_TIMEOUT_MS). */

@@ -16,9 +16,16 @@ export const SourceId = z
   // eslint-disable-next-line no-control-regex -- matching control characters is the point
   .regex(/^[^\u0000-\u001f\u007f-\u009f]*$/, 'must not contain control characters (tabs, line breaks ...)');
 
+/** An unpaired UTF-16 surrogate: JSON.parse accepts "\ud800", but the JSON written back is not UTF-8, and strict parsers (jq) refuse the whole document. */
+const UNPAIRED_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+const WELL_FORMED = 'contains an unpaired UTF-16 surrogate (half of a character, e.g. "\\ud83d" alone); fix the text at its source';
+
+/** Text that survives being written as JSON and read back by any parser. */
+const wellFormed = <T extends z.ZodString>(s: T) => s.refine((v) => !UNPAIRED_SURROGATE.test(v), WELL_FORMED);
+
 export const OwnerReplySchema = z
   .object({
-    text: z.string().min(1).max(10_000).describe("The business's public reply"),
+    text: wellFormed(z.string().min(1).max(10_000)).describe("The business's public reply"),
     date: IsoDate.describe('Date of the reply'),
   })
   .meta({ id: 'OwnerReply' });
@@ -27,11 +34,11 @@ export const OwnerReplySchema = z
 export const ReviewSchema = z
   .object({
     id: Ulid,
-    author: z.string().trim().min(1).max(200).describe('Reviewer display name'),
+    author: wellFormed(z.string().trim().min(1).max(200)).describe('Reviewer display name'),
     author_avatar_url: WebUrl.nullable().describe("URL of the reviewer's avatar, or null"),
     rating: z.int().min(1).max(5).describe('Star rating, 1 to 5'),
     date: IsoDate.describe('Date the review was written'),
-    text: z.string().max(20_000).nullable().describe('Review text; null for rating-only reviews'),
+    text: wellFormed(z.string().max(20_000)).nullable().describe('Review text; null for rating-only reviews'),
     source: z
       .string()
       .trim()
@@ -64,9 +71,7 @@ export const ReviewInputSchema = ReviewSchema.extend({
   id: SourceId.optional(),
   source_id: ReviewSchema.shape.source_id.default(null),
   author_avatar_url: ReviewSchema.shape.author_avatar_url.default(null),
-  text: z
-    .string()
-    .max(20_000)
+  text: wellFormed(z.string().max(20_000))
     .nullable()
     .default(null)
     .transform((t) => (t === null || t.trim() === '' ? null : t)),

@@ -1,14 +1,14 @@
 /** The WebSub hub's state on PostgreSQL: work is claimed with FOR UPDATE SKIP LOCKED, so replicas share it. */
 import type pg from 'pg';
-import type { DeliveryJob, HubStore, Subscription, VerificationJob, VerificationRequest, VerificationResult } from '../hub-store.js';
+import type { CapCounts, DeliveryJob, HubStore, Subscription, VerificationJob, VerificationRequest, VerificationResult } from '../hub-store.js';
 import { tx } from './sql.js';
 
 export function postgresHubStore(pool: pg.Pool): HubStore {
   return {
     async enqueueVerification(req: VerificationRequest, now: number): Promise<void> {
       await pool.query(
-        'INSERT INTO hub_verifications (callback, topic, callback_host, mode, lease_seconds, secret, due_at, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $7)',
-        [req.callback, req.topic, req.callback_host, req.mode, req.lease_seconds, req.secret, now],
+        'INSERT INTO hub_verifications (callback, topic, callback_host, client, mode, lease_seconds, secret, due_at, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $8)',
+        [req.callback, req.topic, req.callback_host, req.client, req.mode, req.lease_seconds, req.secret, now],
       );
     },
 
@@ -17,7 +17,7 @@ export function postgresHubStore(pool: pg.Pool): HubStore {
         await pool.query<VerificationJob>(
           `UPDATE hub_verifications SET due_at = $1
            WHERE id IN (SELECT id FROM hub_verifications WHERE due_at <= $2 ORDER BY id LIMIT $3 FOR UPDATE SKIP LOCKED)
-           RETURNING id, callback, topic, callback_host, mode, lease_seconds, secret`,
+           RETURNING id, callback, topic, callback_host, client, mode, lease_seconds, secret`,
           [now + claimMs, now, limit],
         )
       ).rows;
@@ -29,11 +29,11 @@ export function postgresHubStore(pool: pg.Pool): HubStore {
         if (result.kind !== 'verified') return;
         if (job.mode === 'subscribe') {
           await c.query(
-            `INSERT INTO hub_subscriptions (callback, topic, callback_host, secret, lease_seconds, expires_at, failures, created_at)
-             VALUES ($1, $2, $3, $4, $5, $6, 0, $7)
-             ON CONFLICT (callback, topic) DO UPDATE SET secret = excluded.secret, lease_seconds = excluded.lease_seconds,
+            `INSERT INTO hub_subscriptions (callback, topic, callback_host, client, secret, lease_seconds, expires_at, failures, created_at)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, 0, $8)
+             ON CONFLICT (callback, topic) DO UPDATE SET client = excluded.client, secret = excluded.secret, lease_seconds = excluded.lease_seconds,
                expires_at = excluded.expires_at, failures = 0`,
-            [job.callback, job.topic, job.callback_host, job.secret, job.lease_seconds, now + job.lease_seconds * 1000, now],
+            [job.callback, job.topic, job.callback_host, job.client, job.secret, job.lease_seconds, now + job.lease_seconds * 1000, now],
           );
         } else {
           await c.query('DELETE FROM hub_subscriptions WHERE callback = $1 AND topic = $2', [job.callback, job.topic]);
@@ -42,15 +42,28 @@ export function postgresHubStore(pool: pg.Pool): HubStore {
       });
     },
 
-    async countForHost(host: string, now: number): Promise<number> {
-      const row = (
-        await pool.query<{ n: number }>(
-          `SELECT ((SELECT count(*) FROM hub_subscriptions WHERE callback_host = $1 AND expires_at > $2)
-                + (SELECT count(*) FROM hub_verifications WHERE callback_host = $1 AND mode = 'subscribe'))::int AS n`,
-          [host, now],
+    async countForCaps(host: string, client: string, now: number): Promise<CapCounts> {
+      return (
+        await pool.query<CapCounts>(
+          `SELECT ((SELECT count(*) FROM hub_subscriptions WHERE callback_host = $1 AND expires_at > $3)
+                 + (SELECT count(*) FROM hub_verifications WHERE callback_host = $1))::int AS host,
+                  ((SELECT count(*) FROM hub_subscriptions WHERE client = $2 AND expires_at > $3)
+                 + (SELECT count(*) FROM hub_verifications WHERE client = $2))::int AS client,
+                  ((SELECT count(*) FROM hub_subscriptions WHERE expires_at > $3)
+                 + (SELECT count(*) FROM hub_verifications))::int AS total`,
+          [host, client, now],
         )
       ).rows[0]!;
-      return row.n;
+    },
+
+    async requestState(callback: string, topic: string, now: number): Promise<{ active: boolean; pending: number }> {
+      return (
+        await pool.query<{ active: boolean; pending: number }>(
+          `SELECT EXISTS (SELECT 1 FROM hub_subscriptions WHERE callback = $1 AND topic = $2 AND expires_at > $3) AS active,
+                  (SELECT count(*) FROM hub_verifications WHERE callback = $1 AND topic = $2)::int AS pending`,
+          [callback, topic, now],
+        )
+      ).rows[0]!;
     },
 
     async listSubscriptions(): Promise<Subscription[]> {
@@ -58,7 +71,7 @@ export function postgresHubStore(pool: pg.Pool): HubStore {
     },
 
     async listPendingVerifications(): Promise<VerificationJob[]> {
-      return (await pool.query<VerificationJob>('SELECT id, callback, topic, callback_host, mode, lease_seconds, secret FROM hub_verifications ORDER BY id')).rows;
+      return (await pool.query<VerificationJob>('SELECT id, callback, topic, callback_host, client, mode, lease_seconds, secret FROM hub_verifications ORDER BY id')).rows;
     },
 
     async announceTopic(topic: string, etag: string, revision: number, now: number): Promise<number> {

@@ -21,8 +21,14 @@ export function postgresMcpSessionStore(pool: pg.Pool): McpSessionStore {
       return ((await pool.query('UPDATE mcp_sessions SET ended_at = $2 WHERE id = $1 AND ended_at IS NULL', [id, now])).rowCount ?? 0) > 0;
     },
 
-    async pruneMcpSessions(cutoff: number): Promise<number> {
-      return (await pool.query('DELETE FROM mcp_sessions WHERE created_at < $1', [cutoff])).rowCount ?? 0;
+    async pruneMcpSessions(createdBefore: number, seenBefore: number): Promise<number> {
+      return (await pool.query('DELETE FROM mcp_sessions WHERE created_at < $1 OR last_seen_at < $2', [createdBefore, seenBefore])).rowCount ?? 0;
+    },
+
+    async countLiveMcpSessions(createdAfter: number, seenAfter: number): Promise<number> {
+      return (
+        await pool.query<{ n: number }>('SELECT count(*)::int AS n FROM mcp_sessions WHERE ended_at IS NULL AND created_at >= $1 AND last_seen_at >= $2', [createdAfter, seenAfter])
+      ).rows[0]!.n;
     },
   };
 }

@@ -59,4 +59,10 @@ export const postgresMigrations: readonly string[] = [
   // last, as canonicalReview writes it; the revision moves (when there are reviews) because their JSON changed.
   `UPDATE reviews SET json = substr(json, 1, length(json) - 1) || ',"source_id":null}';
    UPDATE meta SET value = (value::bigint + 1)::text WHERE key = 'revision' AND EXISTS (SELECT 1 FROM reviews);`,
+  // Hub caps per requesting client: each subscription and pending request records who asked for it
+  // ('' for those made before; they count towards the per-host and global caps only).
+  `ALTER TABLE hub_subscriptions ADD COLUMN client TEXT NOT NULL DEFAULT '';
+   ALTER TABLE hub_verifications ADD COLUMN client TEXT NOT NULL DEFAULT '';
+   CREATE INDEX hub_subscriptions_by_client ON hub_subscriptions (client);
+   CREATE INDEX hub_verifications_by_client ON hub_verifications (client);`,
 ];

@@ -47,6 +47,9 @@ export async function openPostgresStore(url: string): Promise<Store> {
     ...postgresMcpSessionStore(pool),
     ...postgresRateLimitStore(pool),
     ...postgresSettingsStore(pool),
+    async checkHealth() {
+      await pool.query("SELECT value FROM meta WHERE key = 'revision'");
+    },
     async close() {
       await stopListening();
       await pool.end();

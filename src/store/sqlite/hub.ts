@@ -1,22 +1,22 @@
 /** The WebSub hub's state on SQLite: verifications, subscriptions, topic bodies and queued deliveries. */
 import type Database from 'better-sqlite3';
-import type { DeliveryJob, HubStore, Subscription, VerificationJob, VerificationRequest, VerificationResult } from '../hub-store.js';
+import type { CapCounts, DeliveryJob, HubStore, Subscription, VerificationJob, VerificationRequest, VerificationResult } from '../hub-store.js';
 
 export function sqliteHubStore(db: Database.Database): HubStore {
   return {
     async enqueueVerification(req: VerificationRequest, now: number): Promise<void> {
       db
         .prepare(
-          'INSERT INTO hub_verifications (callback, topic, callback_host, mode, lease_seconds, secret, due_at, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+          'INSERT INTO hub_verifications (callback, topic, callback_host, client, mode, lease_seconds, secret, due_at, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
         )
-        .run(req.callback, req.topic, req.callback_host, req.mode, req.lease_seconds, req.secret, now, now);
+        .run(req.callback, req.topic, req.callback_host, req.client, req.mode, req.lease_seconds, req.secret, now, now);
     },
 
     async claimVerifications(now: number, claimMs: number, limit: number): Promise<VerificationJob[]> {
       return db
         .prepare(
           `UPDATE hub_verifications SET due_at = ? WHERE id IN (SELECT id FROM hub_verifications WHERE due_at <= ? ORDER BY id LIMIT ?)
-           RETURNING id, callback, topic, callback_host, mode, lease_seconds, secret`,
+           RETURNING id, callback, topic, callback_host, client, mode, lease_seconds, secret`,
         )
         .all(now + claimMs, now, limit) as VerificationJob[];
     },
@@ -28,12 +28,12 @@ export function sqliteHubStore(db: Database.Database): HubStore {
         if (job.mode === 'subscribe') {
           db
             .prepare(
-              `INSERT INTO hub_subscriptions (callback, topic, callback_host, secret, lease_seconds, expires_at, failures, created_at)
-               VALUES (?, ?, ?, ?, ?, ?, 0, ?)
-               ON CONFLICT (callback, topic) DO UPDATE SET secret = excluded.secret, lease_seconds = excluded.lease_seconds,
+              `INSERT INTO hub_subscriptions (callback, topic, callback_host, client, secret, lease_seconds, expires_at, failures, created_at)
+               VALUES (?, ?, ?, ?, ?, ?, ?, 0, ?)
+               ON CONFLICT (callback, topic) DO UPDATE SET client = excluded.client, secret = excluded.secret, lease_seconds = excluded.lease_seconds,
                  expires_at = excluded.expires_at, failures = 0`,
             )
-            .run(job.callback, job.topic, job.callback_host, job.secret, job.lease_seconds, now + job.lease_seconds * 1000, now);
+            .run(job.callback, job.topic, job.callback_host, job.client, job.secret, job.lease_seconds, now + job.lease_seconds * 1000, now);
         } else {
           db.prepare('DELETE FROM hub_subscriptions WHERE callback = ? AND topic = ?').run(job.callback, job.topic);
           db.prepare('DELETE FROM hub_deliveries WHERE callback = ? AND topic = ?').run(job.callback, job.topic);
@@ -41,14 +41,27 @@ export function sqliteHubStore(db: Database.Database): HubStore {
       }).immediate();
     },
 
-    async countForHost(host: string, now: number): Promise<number> {
-      const row = db
+    async countForCaps(host: string, client: string, now: number): Promise<CapCounts> {
+      return db
         .prepare(
           `SELECT (SELECT count(*) FROM hub_subscriptions WHERE callback_host = ? AND expires_at > ?)
-                + (SELECT count(*) FROM hub_verifications WHERE callback_host = ? AND mode = 'subscribe') AS n`,
+                + (SELECT count(*) FROM hub_verifications WHERE callback_host = ?) AS host,
+                  (SELECT count(*) FROM hub_subscriptions WHERE client = ? AND expires_at > ?)
+                + (SELECT count(*) FROM hub_verifications WHERE client = ?) AS client,
+                  (SELECT count(*) FROM hub_subscriptions WHERE expires_at > ?)
+                + (SELECT count(*) FROM hub_verifications) AS total`,
         )
-        .get(host, now, host) as { n: number };
-      return row.n;
+        .get(host, now, host, client, now, client, now) as CapCounts;
+    },
+
+    async requestState(callback: string, topic: string, now: number): Promise<{ active: boolean; pending: number }> {
+      const row = db
+        .prepare(
+          `SELECT EXISTS (SELECT 1 FROM hub_subscriptions WHERE callback = ? AND topic = ? AND expires_at > ?) AS active,
+                  (SELECT count(*) FROM hub_verifications WHERE callback = ? AND topic = ?) AS pending`,
+        )
+        .get(callback, topic, now, callback, topic) as { active: number; pending: number };
+      return { active: row.active === 1, pending: row.pending };
     },
 
     async listSubscriptions(): Promise<Subscription[]> {
@@ -56,7 +69,7 @@ export function sqliteHubStore(db: Database.Database): HubStore {
     },
 
     async listPendingVerifications(): Promise<VerificationJob[]> {
-      return db.prepare('SELECT id, callback, topic, callback_host, mode, lease_seconds, secret FROM hub_verifications ORDER BY id').all() as VerificationJob[];
+      return db.prepare('SELECT id, callback, topic, callback_host, client, mode, lease_seconds, secret FROM hub_verifications ORDER BY id').all() as VerificationJob[];
     },
 
     async announceTopic(topic: string, etag: string, revision: number, now: number): Promise<number> {

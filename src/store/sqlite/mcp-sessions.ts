@@ -23,8 +23,12 @@ export function sqliteMcpSessionStore(db: Database.Database): McpSessionStore {
       return db.prepare('UPDATE mcp_sessions SET ended_at = ? WHERE id = ? AND ended_at IS NULL').run(now, id).changes > 0;
     },
 
-    async pruneMcpSessions(cutoff: number): Promise<number> {
-      return db.prepare('DELETE FROM mcp_sessions WHERE created_at < ?').run(cutoff).changes;
+    async pruneMcpSessions(createdBefore: number, seenBefore: number): Promise<number> {
+      return db.prepare('DELETE FROM mcp_sessions WHERE created_at < ? OR last_seen_at < ?').run(createdBefore, seenBefore).changes;
+    },
+
+    async countLiveMcpSessions(createdAfter: number, seenAfter: number): Promise<number> {
+      return db.prepare('SELECT count(*) FROM mcp_sessions WHERE ended_at IS NULL AND created_at >= ? AND last_seen_at >= ?').pluck().get(createdAfter, seenAfter) as number;
     },
   };
 }

@@ -1,5 +1,5 @@
 /** The Store on SQLite (one file, WAL): opens and migrates the database and composes the store of each concern over it. */
-import { mkdirSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import type { Store } from '../store.js';
@@ -23,6 +23,26 @@ function migrate(db: Database.Database): void {
   apply.immediate();
 }
 
+const SQLITE_MAGIC = Buffer.from('SQLite format 3\0');
+
+/**
+ * The file's header, read from disk, and a query. The query alone is not enough: it is answered
+ * from the WAL and the page cache, so it succeeds while the file under it has been overwritten.
+ */
+function checkHealth(db: Database.Database, path: string): void {
+  if (path !== ':memory:') {
+    const head = Buffer.alloc(SQLITE_MAGIC.length);
+    const fd = openSync(path, 'r');
+    try {
+      readSync(fd, head, 0, head.length, 0);
+    } finally {
+      closeSync(fd);
+    }
+    if (!head.equals(SQLITE_MAGIC)) throw new Error(`${path} is not a SQLite database any more (its header is not "SQLite format 3")`);
+  }
+  db.prepare("SELECT value FROM meta WHERE key = 'revision'").get();
+}
+
 export function openSqliteStore(path: string): Store {
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
   const db = new Database(path);
@@ -39,6 +59,9 @@ export function openSqliteStore(path: string): Store {
     ...sqliteMcpSessionStore(db),
     ...sqliteRateLimitStore(db),
     ...sqliteSettingsStore(db, meta),
+    async checkHealth() {
+      checkHealth(db, path);
+    },
     async close() {
       stopWatching();
       db.close();
