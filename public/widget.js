@@ -11,32 +11,32 @@ const T = {
     summary: 'What customers say', mention: 'What customers mention', positive: '{p}% positive', of: '{n} mentions', more: 'More reviews', all: 'See all reviews',
     prev: 'Previous review', next: 'Next review', pause: 'Stop rotating', play: 'Rotate', slide: '{i} of {n}', min: 'Showing {s}-star and higher reviews',
     text: 'Showing reviews with written text', notext: 'Showing rating-only reviews', shown: '{a} of {b} reviews', src: 'on {s}', who: 'mentioning {s}',
-    none: 'No reviews to show.', error: 'Reviews could not be loaded.', only: 'Rating only, no written review.', mark: 'Verified', star: '{n} star', starN: '{n} stars',
+    none: 'No reviews to show.', site: 'this website', error: 'Reviews could not be loaded.', only: 'Rating only, no written review.', mark: 'Verified', star: '{n} star', starN: '{n} stars',
   },
   de: {
     reviews: ['{n} Bewertung', '{n} Bewertungen'], verified: '{n} verifiziert', rated: 'Bewertet mit {v} von 5', stars: '{n} von 5 Sternen', title: 'Kundenbewertungen',
     summary: 'Was Kunden sagen', mention: 'Was Kunden erwähnen', positive: '{p} % positiv', of: '{n} Erwähnungen', more: 'Weitere Bewertungen', all: 'Alle Bewertungen',
     prev: 'Vorherige Bewertung', next: 'Nächste Bewertung', pause: 'Anhalten', play: 'Abspielen', slide: '{i} von {n}', min: 'Es werden Bewertungen ab {s} Sternen gezeigt',
     text: 'Es werden Bewertungen mit Text gezeigt', notext: 'Es werden Bewertungen ohne Text gezeigt', shown: '{a} von {b} Bewertungen', src: 'auf {s}', who: 'die {s} nennen',
-    none: 'Keine Bewertungen.', error: 'Bewertungen konnten nicht geladen werden.', only: 'Nur Sterne, kein Text.', mark: 'Verifiziert', star: '{n} Stern', starN: '{n} Sterne',
+    none: 'Keine Bewertungen.', site: 'dieser Website', error: 'Bewertungen konnten nicht geladen werden.', only: 'Nur Sterne, kein Text.', mark: 'Verifiziert', star: '{n} Stern', starN: '{n} Sterne',
   },
   fr: {
     reviews: ['{n} avis', '{n} avis'], verified: '{n} vérifiés', rated: 'Noté {v} sur 5', stars: '{n} sur 5 étoiles', title: 'Avis clients',
     summary: 'Ce que disent les clients', mention: 'Ce que les clients mentionnent', positive: '{p} % positifs', of: '{n} mentions', more: "Plus d'avis", all: 'Voir tous les avis',
     prev: 'Avis précédent', next: 'Avis suivant', pause: 'Arrêter', play: 'Lire', slide: '{i} sur {n}', min: 'Avis de {s} étoiles et plus uniquement',
     text: 'Avis avec texte uniquement', notext: 'Avis sans texte uniquement', shown: '{a} avis sur {b}', src: 'sur {s}', who: 'mentionnant {s}',
-    none: 'Aucun avis à afficher.', error: "Les avis n'ont pas pu être chargés.", only: 'Note seule, sans texte.', mark: 'Vérifié', star: '{n} étoile', starN: '{n} étoiles',
+    none: 'Aucun avis à afficher.', site: 'ce site', error: "Les avis n'ont pas pu être chargés.", only: 'Note seule, sans texte.', mark: 'Vérifié', star: '{n} étoile', starN: '{n} étoiles',
   },
   es: {
     reviews: ['{n} reseña', '{n} reseñas'], verified: '{n} verificadas', rated: 'Valorado con {v} de 5', stars: '{n} de 5 estrellas', title: 'Opiniones de clientes',
     summary: 'Lo que dicen los clientes', mention: 'Lo que mencionan los clientes', positive: '{p} % positivas', of: '{n} menciones', more: 'Más reseñas', all: 'Ver todas las reseñas',
     prev: 'Reseña anterior', next: 'Reseña siguiente', pause: 'Detener', play: 'Reproducir', slide: '{i} de {n}', min: 'Se muestran reseñas de {s} estrellas o más',
     text: 'Se muestran reseñas con texto', notext: 'Se muestran reseñas sin texto', shown: '{a} de {b} reseñas', src: 'en {s}', who: 'que mencionan a {s}',
-    none: 'No hay reseñas.', error: 'No se pudieron cargar las reseñas.', only: 'Solo valoración, sin texto.', mark: 'Verificada', star: '{n} estrella', starN: '{n} estrellas',
+    none: 'No hay reseñas.', site: 'este sitio web', error: 'No se pudieron cargar las reseñas.', only: 'Solo valoración, sin texto.', mark: 'Verificada', star: '{n} estrella', starN: '{n} estrellas',
   },
 };
 const SOURCES = { google: 'Google', yelp: 'Yelp', facebook: 'Facebook', tripadvisor: 'Tripadvisor', trustpilot: 'Trustpilot', bbb: 'BBB', angi: 'Angi', houzz: 'Houzz', nextdoor: 'Nextdoor' };
-const sourceName = (s) => SOURCES[s] ?? (s === 'website' ? new URL(ORIGIN).hostname : s.charAt(0).toUpperCase() + s.slice(1));
+const sourceName = (s, t) => SOURCES[s] ?? (s === 'website' ? t.site : s.charAt(0).toUpperCase() + s.slice(1));
 
 /**
  * The height in em each layout takes, held before its data arrives so nothing on the host page
@@ -66,7 +66,7 @@ ul{list-style:none;margin:0;padding:0}
 .line{display:flex;align-items:center;gap:.5em;margin:0 0 .2em}
 .note{color:var(--muted);margin:0 0 .2em}
 .st{position:relative;display:inline-block;white-space:nowrap;color:var(--line);letter-spacing:.05em;line-height:1}
-.st>span{position:absolute;inset:0 auto 0 0;overflow:hidden;color:var(--star)}
+.st>span+span{position:absolute;inset:0 auto 0 0;overflow:hidden;color:var(--star)}
 .badge{display:inline-flex;max-width:100%;align-items:center;gap:.5em;height:2.6em;padding:0 .9em;border:1px solid var(--line);border-radius:99px;background:var(--bg);color:var(--fg);text-decoration:none;white-space:nowrap;overflow:hidden}
 .badge strong{font-weight:700}
 .card{height:8.6em;overflow:hidden;border-top:1px solid var(--line);padding:.6em 0}
@@ -77,7 +77,7 @@ ul{list-style:none;margin:0;padding:0}
 button{font:inherit;color:var(--accent);background:var(--bg);border:1px solid var(--accent);border-radius:6px;min-height:2.6em;min-width:2.6em;padding:0 .8em;cursor:pointer}
 .ctrls{display:flex;gap:.5em;justify-content:flex-end;margin-top:.4em}
 .slides{touch-action:pan-y}
-.row{display:grid;grid-template-columns:minmax(0,7.5em) 1fr 4.8em;gap:.6em;align-items:center;height:1.6em;white-space:nowrap}
+.row{display:grid;grid-template-columns:min(11em,38%) 1fr 4.2em;gap:.6em;align-items:center;height:1.6em;white-space:nowrap}
 .row>span:first-child{overflow:hidden;text-overflow:ellipsis}
 .bar{height:.7em;background:var(--track);border-radius:99px;overflow:hidden}
 .bar>span{display:block;height:100%;background:var(--star)}
@@ -279,7 +279,7 @@ class ReviewcastReviews extends HTMLElement {
 
   /** The scope in words: "on Google, mentioning Tom". */
   scope() {
-    return [this.opt('source') && this.say('src', { s: sourceName(this.opt('source')) }), ...['technician', 'service'].map((a) => this.opt(a) && this.say('who', { s: this.opt(a) }))].filter(Boolean);
+    return [this.opt('source') && this.say('src', { s: sourceName(this.opt('source'), this.t) }), ...['technician', 'service'].map((a) => this.opt(a) && this.say('who', { s: this.opt(a) }))].filter(Boolean);
   }
 
   /** What narrows the reviews: the scope (source, technician, service) and, for carousel and list, what the filters hide. */
@@ -301,7 +301,7 @@ class ReviewcastReviews extends HTMLElement {
 
   header(title, hiding) {
     this.hid = `h${++seq}`;
-    return [h('h2', { id: this.hid, part: 'heading', class: 'one' }, title), h('p', { class: 'line' }, this.totals()), this.notes(hiding)];
+    return [h('h2', { id: this.hid, part: 'heading', class: 'one' }, title), h('p', { class: 'line' }, this.totals()), this.notes(hiding)].filter(Boolean);
   }
 
   date(iso) {
@@ -320,7 +320,7 @@ class ReviewcastReviews extends HTMLElement {
         this.stars(r.rating, this.say('stars', { n: r.rating })),
         h('a', { href: r.url }, h('time', { datetime: r.date }, this.date(r.date))),
         r.verified ? h('span', {}, this.t.mark) : null,
-        h('span', { class: 'one' }, this.say('src', { s: sourceName(r.source) })),
+        h('span', { class: 'one' }, this.say('src', { s: sourceName(r.source, this.t) })),
       ),
       r.text ? h('p', { class: 'text' }, r.text) : h('p', { class: 'text muted' }, this.t.only),
     );

@@ -127,6 +127,7 @@ async function inside(page: Page | Frame) {
     const h2 = root.querySelector('h2');
     const card = root.querySelector('.card');
     const badge = root.querySelector('.badge');
+    const stars = root.querySelector('[part=stars]');
     return {
       text: root.textContent ?? '',
       hostDisplay: getComputedStyle(el).display,
@@ -135,6 +136,7 @@ async function inside(page: Page | Frame) {
       headingTransform: h2 ? getComputedStyle(h2).textTransform : null,
       cardFont: card ? getComputedStyle(card).fontSize : null,
       badgeFont: badge ? getComputedStyle(badge).fontSize : null,
+      starsWidth: stars ? stars.getBoundingClientRect().width : 0,
       items: root.querySelectorAll('ul[part=list] > li').length,
       notice: root.querySelector('[part=notice]')?.textContent ?? null,
       height: el.getBoundingClientRect().height,
@@ -169,6 +171,8 @@ describe('review widget on another origin, under a hostile stylesheet', () => {
           const d = await data();
           const got = await inside(w.page);
           assert.equal(got.hostDisplay, 'block', 'the host element stays a block whatever the host page says');
+          assert.ok(got.starsWidth > 40, `the stars are drawn (${got.starsWidth}px)`);
+          assert.doesNotMatch(got.text, /null|undefined|NaN/);
           assert.ok(got.width <= width, `${got.width}px wide in a ${width}px viewport`);
           // The true totals, as the pages say them.
           const verified = d.reviews.filter((r) => r.verified).length;
