@@ -61,7 +61,7 @@ async function noHorizontalScroll(page: Page): Promise<void> {
 
 describe('pages in Chromium', () => {
   for (const width of [375, 1280]) {
-    for (const [path, name] of [['/', 'reviews'], ['/developers', 'developers'], ['/developers/mcp', 'mcp'], ['/developers/webhooks', 'webhooks']] as const) {
+    for (const [path, name] of [['/', 'reviews'], ['/developers', 'developers'], ['/developers/mcp', 'mcp'], ['/developers/webhooks', 'webhooks'], ['/developers/widget', 'widget-builder']] as const) {
       it(`${path} at ${width}px: loads cleanly, usable width, screenshot`, { skip }, async () => {
         const w = await open(path, { width });
         try {

@@ -87,7 +87,7 @@ export const widgetScriptOperation: Operation = {
   tag: 'Widget',
   summary: 'The review widget <reviewcast-reviews> (JavaScript module)',
   description:
-    'A web component with no dependencies: load it with `<script type="module" src="{BASE_URL}/widget.js">` and place `<reviewcast-reviews>` where the reviews should appear. It contacts only the origin it was loaded from (GET /embed.json). Attributes: layout, min-rating, source, technician, service, limit, with-text, sort, lang, theme, live (see /developers/widget).',
+    'A web component with no dependencies: load it as a module script (type="module", src {BASE_URL}/widget.js) and place a reviewcast-reviews element where the reviews should appear. It contacts only the origin it was loaded from (GET /embed.json). Attributes: layout, min-rating, source, technician, service, limit, with-text, sort, lang, theme, live (see /developers/widget).',
   conditional: true,
   responses: { '200': { description: 'The module', contentType: JS } },
   document: asset((a) => a.widgetJs),
