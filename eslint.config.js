@@ -21,4 +21,9 @@ export default tseslint.config(
     files: ['public/**/*.js'],
     languageOptions: { globals: globals.browser, sourceType: 'script' },
   },
+  {
+    // The review widget and the /embed page's script are module scripts (import.meta.url names the widget's origin).
+    files: ['public/widget.js', 'public/embed.js'],
+    languageOptions: { sourceType: 'module' },
+  },
 );

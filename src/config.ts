@@ -63,6 +63,20 @@ export interface HttpConfig {
   requestTimeoutMs: number;
   /** On SIGTERM, in-flight requests and deliveries get this long before the process exits anyway. */
   shutdownTimeoutMs: number;
+  /** The CSP frame-ancestors sources of /embed (the widget's iframe page): who may frame it. Every other page refuses framing. */
+  embedFrameAncestors: string;
+}
+
+/** One CSP source expression frame-ancestors takes: *, 'self', a scheme (https:) or a host source (https://*.example.com:8443). */
+const FRAME_SOURCE = /^(\*|'self'|[a-z][a-z0-9+.-]*:|([a-z][a-z0-9+.-]*:\/\/)?(\*\.)?[a-z0-9-]+(\.[a-z0-9-]+)*(:(\d{1,5}|\*))?(\/[^\s;,]*)?)$/i;
+
+export function parseFrameAncestors(raw: string | undefined): string {
+  const value = raw?.trim() || '*';
+  const sources = value.split(/\s+/);
+  if (value === "'none'") return value;
+  const bad = sources.find((s) => !FRAME_SOURCE.test(s));
+  if (bad !== undefined) throw new ConfigError('EMBED_FRAME_ANCESTORS', `"${bad}" is not a frame-ancestors source; give space-separated origins like https://www.example.com, or *, 'self' or 'none'`);
+  return sources.join(' ');
 }
 
 export function loadHttpConfig(env: NodeJS.ProcessEnv = process.env): HttpConfig {
@@ -72,6 +86,7 @@ export function loadHttpConfig(env: NodeJS.ProcessEnv = process.env): HttpConfig
     headersTimeoutMs,
     requestTimeoutMs: intVar(env, 'HTTP_REQUEST_TIMEOUT_MS', 30_000, headersTimeoutMs, 600_000),
     shutdownTimeoutMs: intVar(env, 'SHUTDOWN_TIMEOUT_MS', 10_000, 100, 600_000),
+    embedFrameAncestors: parseFrameAncestors(env.EMBED_FRAME_ANCESTORS),
   };
 }
 

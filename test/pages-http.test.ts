@@ -27,7 +27,7 @@ describe('pages over HTTP', () => {
     assert.match(text, /Customers most often praise/);
     for (const p of ['/reviews.json', '/insights.json', '/mcp', '/.well-known/openapi.json']) assert.ok(text.includes(`${svc.url}${p}`), p);
   });
-  it('/robots.txt names /sitemap.xml, which lists the pages and every page of reviews', async () => {
+  it('/robots.txt names /sitemap.xml, which lists the pages, every page of reviews and every review permalink', async () => {
     const robots = await (await fetch(`${svc.url}/robots.txt`)).text();
     assert.match(robots, new RegExp(`^Sitemap: ${svc.url}/sitemap.xml$`, 'm'));
     const res = await fetch(`${svc.url}/sitemap.xml`);
@@ -36,14 +36,18 @@ describe('pages over HTTP', () => {
     const xml = await res.text();
     assert.match(xml, /<urlset xmlns="http:\/\/www.sitemaps.org\/schemas\/sitemap\/0.9">/);
     const locs = [...xml.matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => m[1]);
-    const count = ((await (await fetch(`${svc.url}/reviews.json`)).json()) as { aggregate_rating: { review_count: number } }).aggregate_rating.review_count;
+    const data = (await (await fetch(`${svc.url}/reviews.json`)).json()) as { aggregate_rating: { review_count: number }; reviews: { url: string }[] };
+    const count = data.aggregate_rating.review_count;
     const pages = Math.ceil(count / 20);
     assert.deepEqual(locs, [
-      ...['/', '/developers', '/developers/api', '/developers/mcp', '/developers/webhooks'].map((p) => `${svc.url}${p}`),
+      ...['/', '/developers', '/developers/api', '/developers/mcp', '/developers/webhooks', '/developers/widget'].map((p) => `${svc.url}${p}`),
       ...Array.from({ length: pages - 1 }, (_, i) => `${svc.url}/?page=${i + 2}`),
+      // Every review's own page, newest first: the very url the API gives each review.
+      ...data.reviews.map((r) => r.url),
     ]);
-    // The last page listed is the last page of reviews: it shows reviews, and one more would be past the end.
-    assert.match(await (await fetch(locs.at(-1)!)).text(), new RegExp(`Page ${pages} of ${pages}`));
+    // The last list page listed is the last page of reviews: it shows reviews, and one more would be past the end.
+    assert.match(await (await fetch(`${svc.url}/?page=${pages}`)).text(), new RegExp(`Page ${pages} of ${pages}`));
+    assert.equal((await fetch(locs.at(-1)!)).status, 200);
   });
   it('/robots.txt and /favicon.ico answer without a 404', async () => {
     assert.match(await (await fetch(`${svc.url}/robots.txt`)).text(), /User-agent: \*/);

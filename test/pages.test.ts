@@ -1,48 +1,18 @@
 // The pages in a real Chromium (driven by playwright-core) with axe-core: layout, filters, no-JS use, keyboard, the review list script, the API reference.
 import assert from 'node:assert/strict';
-import { accessSync, constants, mkdirSync, readFileSync, statSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { DEMO_BUSINESS } from '../src/core/demo/business.js';
 import { demoReviews } from '../src/core/demo/reviews.js';
-import { ROOT, skipUnless, startTestService, type TestService } from './helpers.js';
-
-const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+import { axeViolations, browserSkip, launchBrowser } from './browser.js';
+import { ROOT, startTestService, type TestService } from './helpers.js';
 
 /** Screenshots land here for a reviewer to look at (named in docs/pages.md). */
 const SHOTS = join(ROOT, 'test-output/screenshots');
 
-function isExecutableFile(path: string): boolean {
-  try {
-    accessSync(path, constants.X_OK);
-    return statSync(path).isFile();
-  } catch {
-    return false;
-  }
-}
-
-/**
- * The Chromium the page tests drive: CHROMIUM_PATH, else Debian's /usr/bin/chromium, else the one
- * playwright-core would have downloaded; or why there is none and how to get one.
- */
-function findChromium(): { path: string } | { missing: string } {
-  const given = process.env.CHROMIUM_PATH;
-  if (given) return isExecutableFile(given) ? { path: given } : { missing: `CHROMIUM_PATH=${given} is not an executable file` };
-  const candidates = ['/usr/bin/chromium'];
-  try {
-    candidates.push(chromium.executablePath());
-  } catch {
-    // playwright-core knows no download location on this platform.
-  }
-  const found = candidates.find(isExecutableFile);
-  if (found) return { path: found };
-  return { missing: `no Chromium found (${candidates.join(', ')}): install it with \`apt-get install chromium\` or \`npx playwright-core install chromium\`, or point CHROMIUM_PATH at one` };
-}
-
-const found = findChromium();
-const skip = skipUnless('REQUIRE_BROWSER', 'missing' in found ? found.missing : undefined);
+const skip = browserSkip;
 let svc: TestService;
 let browser: Browser;
 
@@ -50,11 +20,7 @@ before(async () => {
   if (skip) return;
   svc = await startTestService({ business: DEMO_BUSINESS, reviews: demoReviews() });
   mkdirSync(SHOTS, { recursive: true });
-  browser = await chromium.launch({
-    executablePath: 'path' in found ? found.path : undefined,
-    headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
+  browser = await launchBrowser();
 });
 after(async () => {
   await browser?.close();
@@ -88,17 +54,6 @@ async function open(path: string, opts: { width?: number; javaScriptEnabled?: bo
   return { page, context, problems };
 }
 
-/** axe-core's WCAG 2.x A/AA rules over the page as it is now: each violation as "rule: targets". */
-async function axeViolations(page: Page): Promise<string[]> {
-  // Evaluated through the DevTools protocol, so the page's CSP (scripts from this origin only) does not apply.
-  await page.evaluate(AXE_SOURCE);
-  const result = await page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run(ctx: Document, opts: unknown): Promise<{ violations: { id: string; nodes: { target: unknown[] }[] }[] }> } }).axe;
-    return axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } });
-  });
-  return result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => JSON.stringify(n.target)).join(' ')}`);
-}
-
 async function noHorizontalScroll(page: Page): Promise<void> {
   const { scroll, width } = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, width: window.innerWidth }));
   assert.ok(scroll <= width, `page is ${scroll}px wide in a ${width}px viewport`);
@@ -106,7 +61,7 @@ async function noHorizontalScroll(page: Page): Promise<void> {
 
 describe('pages in Chromium', () => {
   for (const width of [375, 1280]) {
-    for (const [path, name] of [['/', 'reviews'], ['/developers', 'developers'], ['/developers/mcp', 'mcp'], ['/developers/webhooks', 'webhooks']] as const) {
+    for (const [path, name] of [['/', 'reviews'], ['/developers', 'developers'], ['/developers/mcp', 'mcp'], ['/developers/webhooks', 'webhooks'], ['/developers/widget', 'widget-builder']] as const) {
       it(`${path} at ${width}px: loads cleanly, usable width, screenshot`, { skip }, async () => {
         const w = await open(path, { width });
         try {

@@ -88,6 +88,11 @@ export class ReviewIndex {
     return remember(this.filters, `t:${wanted}`, () => filterOf(Uint8Array.from(this.reviews, (r) => ((r.text !== null) === wanted ? 1 : 0))));
   }
 
+  /** Reviews imported from `source` (e.g. "google"). */
+  fromSource(source: string): Filter {
+    return remember(this.filters, `s:${source}`, () => filterOf(Uint8Array.from(this.reviews, (r) => (r.source === source ? 1 : 0))));
+  }
+
   /** Reviews with an owner reply (`wanted` true) or without one (false). */
   withReply(wanted: boolean): Filter {
     return remember(this.filters, `o:${wanted}`, () => filterOf(Uint8Array.from(this.reviews, (r) => ((r.owner_reply !== null) === wanted ? 1 : 0))));
@@ -227,7 +232,7 @@ const digest = (s: string) => createHash('sha256').update(s).digest('base64url')
 
 /** What makes two searches the same search for a cursor: every filter and the sort, not the limit. */
 function searchKey(q: SearchRequest): string {
-  return JSON.stringify([q.sort ?? 'newest', q.rating, q.min_rating, q.since, q.until, q.query, q.mentions_technician, q.mentions_service, q.with_text, q.with_reply]);
+  return JSON.stringify([q.sort ?? 'newest', q.rating, q.min_rating, q.since, q.until, q.query, q.mentions_technician, q.mentions_service, q.with_text, q.with_reply, q.source]);
 }
 
 /**
@@ -261,15 +266,8 @@ function decodeCursor(index: ReviewIndex, q: SearchRequest, cursor: string, segm
   return { segment: s, position: p };
 }
 
-/**
- * The one search: every filter given applies; results in the order `sort` asks for, a page of
- * `limit` at a time from `cursor`. Each filter is a list of positions in the newest-first list;
- * the dates narrow them to a range by binary search, the shortest list in that range is walked
- * and the others are asked about each of its positions. Sorting by stars walks one segment per
- * star rating, each newest first. With a single filter the count is the length of its range, so
- * the cost is a binary search and `limit` reviews. Throws InvalidCursor for a cursor it cannot use.
- */
-export function searchReviews(index: ReviewIndex, q: SearchRequest): SearchHits {
+/** Every filter a search names, one Filter each (the dates are a range, applied apart). */
+function filtersOf(index: ReviewIndex, q: SearchRequest): Filter[] {
   const filters: Filter[] = [];
   if (q.rating !== undefined) filters.push(index.rated(q.rating, true));
   // Ratings are whole stars: at least 4.5 means 5.
@@ -286,7 +284,20 @@ export function searchReviews(index: ReviewIndex, q: SearchRequest): SearchHits 
   if (q.query !== undefined) filters.push(index.containing(q.query.toLowerCase()));
   if (q.with_text !== undefined) filters.push(index.withText(q.with_text));
   if (q.with_reply !== undefined) filters.push(index.withReply(q.with_reply));
+  if (q.source !== undefined) filters.push(index.fromSource(q.source));
+  return filters;
+}
 
+/**
+ * The one search: every filter given applies; results in the order `sort` asks for, a page of
+ * `limit` at a time from `cursor`. Each filter is a list of positions in the newest-first list;
+ * the dates narrow them to a range by binary search, the shortest list in that range is walked
+ * and the others are asked about each of its positions. Sorting by stars walks one segment per
+ * star rating, each newest first. With a single filter the count is the length of its range, so
+ * the cost is a binary search and `limit` reviews. Throws InvalidCursor for a cursor it cannot use.
+ */
+export function searchReviews(index: ReviewIndex, q: SearchRequest): SearchHits {
+  const filters = filtersOf(index, q);
   const sort = q.sort ?? 'newest';
   const limit = q.limit ?? 20;
   const [from, to] = index.dateRange(q.since, q.until);
@@ -316,6 +327,18 @@ export function searchReviews(index: ReviewIndex, q: SearchRequest): SearchHits 
     reviews,
     next_cursor: more ? encodeCursor(index, q, page.at(-1)!) : null,
   };
+}
+
+/** Every review passing the search's filters and dates, newest first, unpaged: what a filtered aggregate is computed over. */
+export function matchingReviews(index: ReviewIndex, q: SearchRequest): Review[] {
+  const [from, to] = index.dateRange(q.since, q.until);
+  const seg = segmentOf(filtersOf(index, q), from, to);
+  const out: Review[] = [];
+  for (let k = seg.lo; k < seg.hi; k++) {
+    const i = seg.at(k);
+    if (seg.others.every((o) => o.has(i))) out.push(index.reviews[i]!);
+  }
+  return out;
 }
 
 /** A search's answer as the API and MCP serve it: each review with its permalink. */

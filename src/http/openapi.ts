@@ -112,6 +112,7 @@ const TAGS: Record<string, string> = {
   WebSub: 'The WebSub hub: subscribe a callback to a topic and receive each change',
   MCP: 'The Model Context Protocol endpoint (streamable HTTP) with read-only tools',
   Service: 'This description, health and metrics',
+  Widget: 'The review widget for other websites: the web component, its data and the page to frame',
 };
 
 /** Every GET is also served as HEAD (fastify's HEAD routes): the same answer without a body. */

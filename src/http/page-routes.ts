@@ -10,10 +10,14 @@ import { parsePageQuery, renderReviewPage } from '../pages/review-page.js';
 import { renderLlmsTxt, renderRobotsTxt, renderSitemap } from '../pages/text-pages.js';
 import { renderReviewMissing, renderReviewPermalink } from '../pages/review-permalink.js';
 import { ReviewPathSchema } from '../core/schema/review.js';
+import { WidgetOptionsSchema } from '../core/schema/widget.js';
+import { renderEmbedError, renderEmbedPage, renderWidgetBuilderPage } from '../pages/widget.js';
+import { validateParams } from './validation.js';
 
 const HTML = 'text/html; charset=utf-8';
 const TEXT = 'text/plain; charset=utf-8';
 const XML = 'application/xml; charset=utf-8';
+const JS = 'text/javascript; charset=utf-8';
 
 /**
  * Pages run no inline script (data blocks like JSON-LD are not executed), so scripts may come
@@ -37,6 +41,59 @@ function cachedPage(key: string, type: string, render: (snap: Snapshot, ctx: Ser
     return { rep, opts: { cacheControl: 'public, max-age=60', headers: PAGE_HEADERS } };
   };
 }
+
+/**
+ * /embed is the one page other sites may frame (frame-ancestors from EMBED_FRAME_ANCESTORS,
+ * default any); otherwise as strict as the pages: scripts, styles and data from this origin only.
+ */
+function embedHeaders(frameAncestors: string): Record<string, string> {
+  return {
+    'content-security-policy': `default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self'; connect-src 'self'; object-src 'none'; base-uri 'self'; form-action 'none'; frame-ancestors ${frameAncestors}`,
+    'referrer-policy': 'strict-origin-when-cross-origin',
+  };
+}
+
+/** GET /embed: the query is validated by the widget's own schema; a refused option is a 400 page naming it. */
+const embedPage: Handler = (req, reply, ctx) => {
+  const headers = embedHeaders(ctx.http.embedFrameAncestors);
+  const v = validateParams(WidgetOptionsSchema, req.query as Record<string, unknown>);
+  if (!v.ok) return reply.code(400).headers(headers).header('content-type', HTML).header('cache-control', 'no-store').send(String(renderEmbedError(v.issues)));
+  const snap = ctx.live.current();
+  const rep = snap.memo(`page:/embed?${JSON.stringify(v.value)}`, () => buildRepresentation(String(renderEmbedPage(v.value, snap.business)), HTML, snap.lastModified, 'on-demand'));
+  return sendRepresentation(req, reply, rep, { cacheControl: 'public, max-age=60', headers });
+};
+
+/** The iframe fallback of the review widget, in the API description because other sites link to it. */
+export const embedPageOperation: Operation = {
+  method: 'GET',
+  path: '/embed',
+  operationId: 'getEmbedPage',
+  tag: 'Widget',
+  summary: 'The review widget as a page to frame (HTML)',
+  description:
+    "The review widget alone in an HTML page, for site builders that take an iframe but strip scripts. Its query parameters are the attributes of `<reviewcast-reviews>`, validated by the same schema. The page may be framed by the origins in EMBED_FRAME_ANCESTORS (CSP frame-ancestors; default any); every other page refuses framing. It posts `{ \"type\": \"reviewcast:resize\", \"height\": <px> }` to its parent whenever its height changes. An invalid option is a 400 page naming each problem.",
+  query: WidgetOptionsSchema,
+  conditional: true,
+  responses: {
+    '200': { description: 'The widget page', contentType: HTML },
+    '400': { description: 'An option is invalid (an HTML page naming each problem)', contentType: HTML },
+  },
+  handler: embedPage,
+};
+
+/** GET /widget.js: the web component other sites load; cached for an hour and open to every origin (CORS), as a module script must be. */
+export const widgetScriptOperation: Operation = {
+  method: 'GET',
+  path: '/widget.js',
+  operationId: 'getWidgetScript',
+  tag: 'Widget',
+  summary: 'The review widget <reviewcast-reviews> (JavaScript module)',
+  description:
+    'A web component with no dependencies: load it as a module script (type="module", src {BASE_URL}/widget.js) and place a reviewcast-reviews element where the reviews should appear. It contacts only the origin it was loaded from (GET /embed.json). Attributes: layout, min-rating, source, technician, service, limit, with-text, sort, lang, theme, live (see /developers/widget).',
+  conditional: true,
+  responses: { '200': { description: 'The module', contentType: JS } },
+  document: asset((a) => a.widgetJs),
+};
 
 function asset(pick: (a: StaticAssets) => Representation) {
   return (): Served => ({ rep: pick(staticAssets()), opts: { cacheControl: 'public, max-age=3600' } });
@@ -121,6 +178,7 @@ export const pageOperations: Operation[] = [
   page('/developers', 'Developer overview', { document: cachedPage('page:/developers', HTML, (snap, ctx) => renderDevelopersPage({ baseUrl: ctx.baseUrl, business: snap.business, limits: ctx.http, answerKbPerMinute: ctx.cost.rateLimitCostKb })) }),
   page('/developers/api', 'API reference', { document: cachedPage('page:/developers/api', HTML, (snap, ctx) => renderApiReferencePage({ baseUrl: ctx.baseUrl, business: snap.business, limits: ctx.http, answerKbPerMinute: ctx.cost.rateLimitCostKb })) }),
   page('/developers/mcp', 'MCP setup', { document: cachedPage('page:/developers/mcp', HTML, (snap, ctx) => renderMcpPage({ baseUrl: ctx.baseUrl, business: snap.business, limits: ctx.http, answerKbPerMinute: ctx.cost.rateLimitCostKb })) }),
+  page('/developers/widget', 'Review widget builder', { document: cachedPage('page:/developers/widget', HTML, (snap, ctx) => renderWidgetBuilderPage(snap, ctx.baseUrl)) }),
   page('/developers/webhooks', 'WebSub guide', { document: cachedPage('page:/developers/webhooks', HTML, (snap, ctx) => renderWebhooksPage({ baseUrl: ctx.baseUrl, business: snap.business, limits: ctx.http, answerKbPerMinute: ctx.cost.rateLimitCostKb })) }),
   page('/llms.txt', 'Guide for language models', { document: cachedPage('page:/llms.txt', TEXT, (snap, ctx) => renderLlmsTxt(snap, ctx.baseUrl)) }),
   page('/robots.txt', 'Robots rules', { document: cachedPage('page:/robots.txt', TEXT, (_snap, ctx) => renderRobotsTxt(ctx.baseUrl)) }),
@@ -130,4 +188,6 @@ export const pageOperations: Operation[] = [
   page('/assets/reviews.js', 'Review list script', { document: asset((a) => a.reviewsJs) }),
   page('/assets/scalar.js', 'API reference renderer (@scalar/api-reference)', { document: asset((a) => a.scalarJs) }),
   page('/assets/api-reference.js', 'Starts the API reference renderer', { document: asset((a) => a.apiReferenceJs) }),
+  page('/assets/embed.js', 'Tells the framing page the height of /embed', { document: asset((a) => a.embedJs) }),
+  page('/assets/widget-builder.js', 'The widget builder form', { document: asset((a) => a.widgetBuilderJs) }),
 ];

@@ -9,7 +9,9 @@ import { InvalidCursor, publishHits, searchReviews } from '../core/search.js';
 import { handleHubRequest } from '../websub/hub-route.js';
 import { TOOLS } from '../mcp/tools.js';
 import { MCP_PATH, handleMcpDelete, handleMcpGet, handleMcpPost, type McpAnswer, type McpRequest, type McpEndpoint } from '../mcp/mcp-route.js';
-import { pageOperations, reviewPageOperation } from './page-routes.js';
+import { embedPageOperation, pageOperations, reviewPageOperation, widgetScriptOperation } from './page-routes.js';
+import { WidgetDataQuerySchema, WidgetDataSchema } from '../core/schema/widget.js';
+import { widgetData } from '../pages/widget.js';
 import { topicLinkHeader } from '../websub/hub.js';
 import { ReviewsDatasetSchema } from '../core/schema/dataset.js';
 import { ErrorBodySchema } from '../core/schema/error.js';
@@ -179,6 +181,21 @@ export const operations: Operation[] = [
     handler: answerValid(SincePathSchema, 'params', ({ date }, snap, baseUrl) => snap.since(date, baseUrl)),
   },
   reviewPageOperation,
+  widgetScriptOperation,
+  {
+    method: 'GET',
+    path: '/embed.json',
+    operationId: 'getWidgetData',
+    tag: 'Widget',
+    summary: 'What the review widget shows',
+    description:
+      'The data behind `<reviewcast-reviews>` and /embed, with the widget\'s own parameter names. `rating` holds the true figures of every review in scope (all, or one source, technician or service); min-rating and with-text only narrow `reviews` (carousel and list) and `matched`. For the list\'s next page pass `next_cursor` as `cursor` with the same other parameters; after the data changes an old cursor gets 400 with issue code `invalid_cursor`. Poll it with If-None-Match, no more often than Cache-Control max-age allows (the widget\'s `live` attribute does).',
+    query: WidgetDataQuerySchema,
+    conditional: true,
+    responses: { '200': { description: 'The widget data', schema: WidgetDataSchema }, '400': validationError },
+    handler: answerValid(WidgetDataQuerySchema, 'query', (q, snap, baseUrl) => snap.memo(`embed:${JSON.stringify(q)}`, () => snap.answer(widgetData(snap, q, baseUrl)))),
+  },
+  embedPageOperation,
   {
     method: 'POST',
     path: MCP_PATH,

@@ -60,6 +60,10 @@ export interface StaticAssets {
   favicon: Representation;
   scalarJs: Representation;
   apiReferenceJs: Representation;
+  /** The review widget (<reviewcast-reviews>), served at /widget.js for other sites to load. */
+  widgetJs: Representation;
+  embedJs: Representation;
+  widgetBuilderJs: Representation;
 }
 
 let assets: StaticAssets | null = null;
@@ -74,6 +78,9 @@ export function staticAssets(): StaticAssets {
     favicon: buildRepresentation(starIcon(), 'image/x-icon', STARTED),
     scalarJs: buildRepresentation(readFileSync(scalarPath), 'text/javascript; charset=utf-8', STARTED),
     apiReferenceJs: buildRepresentation(readFileSync(new URL('api-reference.js', PUBLIC)), 'text/javascript; charset=utf-8', STARTED),
+    widgetJs: buildRepresentation(readFileSync(new URL('widget.js', PUBLIC)), 'text/javascript; charset=utf-8', STARTED),
+    embedJs: buildRepresentation(readFileSync(new URL('embed.js', PUBLIC)), 'text/javascript; charset=utf-8', STARTED),
+    widgetBuilderJs: buildRepresentation(readFileSync(new URL('widget-builder.js', PUBLIC)), 'text/javascript; charset=utf-8', STARTED),
   };
   return assets;
 }

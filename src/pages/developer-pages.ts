@@ -125,7 +125,7 @@ export function renderDevelopersPage(ctx: Ctx): Html {
   ];
   const body = html`<h1>Developers</h1>
 <p>Everything here is public and read-only: no key, no account, no token (an <code>Authorization</code> header is ignored). Responses are JSON (<code>application/json</code>) except the Atom feed. Datasets carry a strong <code>ETag</code> and <code>Last-Modified</code>; send them back to get <code>304 Not Modified</code>. Bodies come compressed with brotli or gzip on request.</p>
-<ul><li><a href="/developers/api">API reference</a> (rendered from <a href="/.well-known/openapi.json">/.well-known/openapi.json</a>)</li><li><a href="/developers/mcp">MCP for AI assistants</a></li><li><a href="/developers/webhooks">WebSub: push on every change</a></li><li><a href="#data-model">Data model</a></li><li><a href="/llms.txt">llms.txt</a></li></ul>
+<ul><li><a href="/developers/api">API reference</a> (rendered from <a href="/.well-known/openapi.json">/.well-known/openapi.json</a>)</li><li><a href="/developers/mcp">MCP for AI assistants</a></li><li><a href="/developers/webhooks">WebSub: push on every change</a></li><li><a href="/developers/widget">Review widget for your own website</a></li><li><a href="#data-model">Data model</a></li><li><a href="/llms.txt">llms.txt</a></li></ul>
 <section class="card" aria-labelledby="ex-h"><h2 id="ex-h">Every endpoint, with curl</h2>
 ${endpoints.map(([what, route, cmd]) => html`<h3>${what} <code>${route}</code></h3>${code(cmd)}`)}
 <p>Invalid parameters get <code>400</code> with <code>{ "error": "validation_error", "message", "issues": [{ "parameter", "code", "message" }] }</code>.</p>

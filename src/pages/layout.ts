@@ -23,6 +23,7 @@ export function layout(meta: PageMeta, body: Html): Html {
     ['/developers/api', 'API reference'],
     ['/developers/mcp', 'MCP'],
     ['/developers/webhooks', 'WebSub'],
+    ['/developers/widget', 'Widget'],
   ];
   return html`<!doctype html>
 <html lang="en">

@@ -1,4 +1,4 @@
-/** The text pages: llms.txt and robots.txt. */
+/** The text pages: llms.txt, robots.txt and the sitemap. */
 import { create } from 'xmlbuilder2';
 import type { Snapshot } from '../snapshot/snapshot.js';
 import { PAGE_SIZE } from './review-page.js';
@@ -31,6 +31,7 @@ export function renderLlmsTxt(snap: Snapshot, baseUrl: string): string {
     `- [Newest reviews, JSON Feed](${baseUrl}/api/feed.json) and [Atom](${baseUrl}/feed.xml)`,
     `- One review: ${baseUrl}/reviews/{id}, the page every review's \`url\` names (HTML with JSON-LD); cite it when quoting a review`,
     `- [OpenAPI description](${baseUrl}/.well-known/openapi.json)`,
+    `- Review widget for other websites: <script type="module" src="${baseUrl}/widget.js"> and <reviewcast-reviews>; options at ${baseUrl}/developers/widget`,
     '',
     '## MCP',
     `- Server: ${baseUrl}/mcp (streamable HTTP, no authentication)`,
@@ -52,12 +53,16 @@ export function renderRobotsTxt(baseUrl: string): string {
 /** A sitemap holds at most this many URLs (sitemaps.org). */
 const SITEMAP_MAX_URLS = 50_000;
 
-/** /sitemap.xml: the pages and every page of the unfiltered review list (filtered views are noindex). */
+/**
+ * /sitemap.xml: the pages, every page of the unfiltered review list (filtered views are noindex)
+ * and every review's permalink page, newest first, up to the sitemaps.org limit.
+ */
 export function renderSitemap(snap: Snapshot, baseUrl: string): string {
   const lastmod = snap.lastModified.toISOString();
-  const paths = ['/', '/developers', '/developers/api', '/developers/mcp', '/developers/webhooks'];
+  const paths = ['/', '/developers', '/developers/api', '/developers/mcp', '/developers/webhooks', '/developers/widget'];
   const reviewPages = Math.min(Math.ceil(snap.aggregate.review_count / PAGE_SIZE), SITEMAP_MAX_URLS - paths.length);
   for (let p = 2; p <= reviewPages; p++) paths.push(`/?page=${p}`);
+  for (const r of snap.index.reviews.slice(0, SITEMAP_MAX_URLS - paths.length)) paths.push(`/reviews/${r.id}`);
   const urlset = create({ version: '1.0', encoding: 'UTF-8' }).ele('http://www.sitemaps.org/schemas/sitemap/0.9', 'urlset');
   for (const path of paths) {
     const url = urlset.ele('url');

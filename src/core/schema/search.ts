@@ -54,7 +54,11 @@ export const SearchQuerySchema = z
   });
 export type SearchQuery = z.infer<typeof SearchQuerySchema>;
 /** A search as code states it: the sort may be left to its default. */
-export type SearchRequest = Omit<SearchQuery, 'sort'> & { sort?: SearchSort };
+export type SearchRequest = Omit<SearchQuery, 'sort'> & {
+  sort?: SearchSort;
+  /** Only reviews from this source (e.g. "google"): the review widget's scope, not a parameter of the public search. */
+  source?: string;
+};
 
 export const SearchResultSchema = z
   .object({

@@ -1,0 +1,414 @@
+// The review widget in Chromium, embedded by a page on a second origin with a hostile stylesheet: rendering, requests, axe, keyboard, layout shift, live updates.
+import assert from 'node:assert/strict';
+import { mkdirSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import type { Browser, BrowserContext, Frame, Page } from 'playwright-core';
+import { DEMO_BUSINESS } from '../src/core/demo/business.js';
+import { deterministicUlid } from '../src/core/ids.js';
+import { demoReviews } from '../src/core/demo/reviews.js';
+import { embedHeight } from '../src/pages/widget.js';
+import { axeViolations, browserSkip as skip, launchBrowser } from './browser.js';
+import { ROOT, startTestService, type TestService } from './helpers.js';
+
+/** Screenshots of every layout at both widths, for a reviewer (docs/img/widget/ holds a committed set). */
+const SHOTS = join(ROOT, 'test-output/widget');
+
+/**
+ * What a careless or hostile host page does to embedded content: unset every property of every
+ * element, huge type, loud colours, forced box sizing, and rules aimed at the element itself.
+ */
+const HOSTILE_CSS = `
+body * { all: unset; }
+html { font-size: 40px; }
+body { font: 48px/3 "Comic Sans MS", cursive; letter-spacing: 4px; text-transform: uppercase; color: #222; background: #fff; margin: 0; }
+*, *::before, *::after { box-sizing: content-box !important; }
+div, section, article, ul, li, p, span, a, button, h2, h3 { font-size: 52px !important; line-height: 4 !important; color: #c00 !important; display: inline !important; }
+reviewcast-reviews { all: unset; font: italic 60px/5 serif !important; color: #f0f !important; text-align: right !important; display: inline !important; }
+main { display: block; padding: 8px; }
+`;
+
+let svc: TestService;
+let host: Server;
+let hostUrl: string;
+let browser: Browser;
+
+/** The host page: the snippet as /developers/widget gives it, text below it (what a layout shift would move) and a layout-shift recorder. */
+function hostPage(embed: string): string {
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>A host page</title>
+<script>
+window.__shifts = [];
+window.__messages = [];
+addEventListener('message', (e) => window.__messages.push(e.data));
+new PerformanceObserver((list) => { for (const e of list.getEntries()) if (!e.hadRecentInput) window.__shifts.push(e.value); }).observe({ type: 'layout-shift', buffered: true });
+</script>
+<style>${HOSTILE_CSS}</style>
+<script type="module" src="${svc.url}/widget.js"></script>
+</head><body><main><h1>Our plumbing company</h1><p>Some text before the reviews.</p>
+${embed}
+<p id="after">Text after the reviews, which must not move when they arrive.</p></main></body></html>`;
+}
+
+before(async () => {
+  if (skip) return;
+  svc = await startTestService({ business: DEMO_BUSINESS, reviews: demoReviews() });
+  mkdirSync(SHOTS, { recursive: true });
+  host = createServer((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://host');
+    res.setHeader('content-type', 'text/html; charset=utf-8');
+    res.end(hostPage(url.searchParams.get('embed') ?? ''));
+  });
+  await new Promise<void>((r) => host.listen(0, '127.0.0.1', r));
+  // Another port is another origin: the widget's requests must all go to svc.url.
+  hostUrl = `http://127.0.0.1:${(host.address() as { port: number }).port}`;
+  browser = await launchBrowser();
+});
+after(async () => {
+  await browser?.close();
+  await new Promise((r) => (host ? host.close(r) : r(undefined)));
+  await svc?.close();
+});
+
+interface Hosted {
+  page: Page;
+  context: BrowserContext;
+  /** Every request the page made, by URL. */
+  requests: string[];
+  problems: string[];
+}
+
+async function openHost(embed: string, opts: { width?: number; reducedMotion?: 'reduce' | 'no-preference'; colorScheme?: 'light' | 'dark'; clock?: boolean } = {}): Promise<Hosted> {
+  const context = await browser.newContext({ viewport: { width: opts.width ?? 1280, height: 900 }, reducedMotion: opts.reducedMotion ?? 'no-preference', colorScheme: opts.colorScheme ?? 'light' });
+  const page = await context.newPage();
+  if (opts.clock) await page.clock.install();
+  const requests: string[] = [];
+  const problems: string[] = [];
+  page.on('request', (r) => requests.push(r.url()));
+  page.on('console', (m) => {
+    if (m.type() === 'error') problems.push(`console: ${m.text()}`);
+  });
+  page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
+  page.on('requestfailed', (r) => problems.push(`failed: ${r.url()} ${r.failure()?.errorText}`));
+  page.on('response', (r) => {
+    if (r.status() >= 400) problems.push(`HTTP ${r.status()}: ${r.url()}`);
+  });
+  await page.goto(`${hostUrl}/?embed=${encodeURIComponent(embed)}`, { waitUntil: 'networkidle' });
+  return { page, context, requests, problems };
+}
+
+/** The widget's shadow root has drawn its data (a heading or the badge). */
+async function rendered(page: Page | Frame): Promise<void> {
+  await page.waitForFunction(() => {
+    const root = document.querySelector('reviewcast-reviews')?.shadowRoot;
+    return Boolean(root?.querySelector('h2, .badge, [part=error]'));
+  });
+}
+
+function onlyOurOrigins(w: Hosted): void {
+  const ours = new Set([hostUrl, new URL(svc.url).origin]);
+  const others = w.requests.filter((u) => !ours.has(new URL(u).origin));
+  assert.deepEqual(others, [], 'requests to another origin');
+  assert.ok(w.requests.some((u) => u.startsWith(`${svc.url}/embed.json?`)), 'the widget fetched its data from our origin');
+  assert.ok(w.requests.filter((u) => new URL(u).origin === hostUrl).length === 1, 'the host page only loaded itself');
+}
+
+async function cls(page: Page): Promise<number> {
+  return page.evaluate(() => (window as unknown as { __shifts: number[] }).__shifts.reduce((a, b) => a + b, 0));
+}
+
+/** Facts about the drawn widget, read inside its shadow root. */
+async function inside(page: Page | Frame) {
+  return page.evaluate(() => {
+    const el = document.querySelector('reviewcast-reviews')!;
+    const root = el.shadowRoot!;
+    // No named helper functions in here: the test runner's transform would name them with a helper the page lacks.
+    const h2 = root.querySelector('h2');
+    const card = root.querySelector('.card');
+    const badge = root.querySelector('.badge');
+    const stars = root.querySelector('[part=stars]');
+    return {
+      text: root.textContent ?? '',
+      hostDisplay: getComputedStyle(el).display,
+      headingFont: h2 ? getComputedStyle(h2).fontSize : null,
+      headingColor: h2 ? getComputedStyle(h2).color : null,
+      headingTransform: h2 ? getComputedStyle(h2).textTransform : null,
+      cardFont: card ? getComputedStyle(card).fontSize : null,
+      badgeFont: badge ? getComputedStyle(badge).fontSize : null,
+      starsWidth: stars ? stars.getBoundingClientRect().width : 0,
+      items: root.querySelectorAll('ul[part=list] > li').length,
+      notice: root.querySelector('[part=notice]')?.textContent ?? null,
+      height: el.getBoundingClientRect().height,
+      width: el.getBoundingClientRect().width,
+      contentHeight: root.querySelector('.w')!.scrollHeight,
+      reserved: parseFloat(getComputedStyle(root.querySelector('.w')!).minHeight),
+    };
+  });
+}
+
+const LAYOUTS = {
+  badge: '<reviewcast-reviews layout="badge"></reviewcast-reviews>',
+  carousel: '<reviewcast-reviews layout="carousel" min-rating="4" with-text limit="5"></reviewcast-reviews>',
+  list: '<reviewcast-reviews layout="list" min-rating="4" limit="4"></reviewcast-reviews>',
+  summary: '<reviewcast-reviews layout="summary"></reviewcast-reviews>',
+} as const;
+
+const IFRAME_OPTIONS = { layout: 'list', limit: 3, 'min-rating': 4 } as const;
+const iframeSnippet = () => `<iframe src="${svc.url}/embed?layout=list&amp;limit=3&amp;min-rating=4" title="Customer reviews" width="100%" height="${embedHeight(IFRAME_OPTIONS)}" style="border:0"></iframe>`;
+
+describe('review widget on another origin, under a hostile stylesheet', () => {
+  const data = async () => (await (await fetch(`${svc.url}/reviews.json`)).json()) as { aggregate_rating: { review_count: number; rating_value: number }; reviews: { verified: boolean; rating: number; text: string | null }[] };
+
+  for (const width of [375, 1280]) {
+    for (const [layout, embed] of Object.entries(LAYOUTS)) {
+      it(`${layout} at ${width}px: drawn in its own style, only our origin contacted, no axe violation, no layout shift`, { skip }, async () => {
+        const w = await openHost(embed, { width });
+        try {
+          await rendered(w.page);
+          assert.deepEqual(w.problems, []);
+          onlyOurOrigins(w);
+          const d = await data();
+          const got = await inside(w.page);
+          assert.equal(got.hostDisplay, 'block', 'the host element stays a block whatever the host page says');
+          assert.ok(got.starsWidth > 40, `the stars are drawn (${got.starsWidth}px)`);
+          assert.doesNotMatch(got.text, /null|undefined|NaN/);
+          assert.ok(got.width <= width, `${got.width}px wide in a ${width}px viewport`);
+          // The true totals, as the pages say them.
+          const verified = d.reviews.filter((r) => r.verified).length;
+          assert.ok(got.text.includes(`${d.aggregate_rating.review_count} reviews, ${verified} verified`), got.text.slice(0, 200));
+          if (layout === 'badge') assert.equal(got.badgeFont, '15px');
+          else {
+            assert.equal(got.headingFont, '17.25px', 'the heading keeps the widget type size, not the host page one');
+            assert.equal(got.headingTransform, 'none');
+            assert.equal(got.headingColor, 'rgb(27, 36, 48)');
+          }
+          if (layout === 'list') {
+            assert.equal(got.items, 4);
+            const four = d.reviews.filter((r) => r.rating >= 4).length;
+            assert.equal(got.notice, `Showing 4-star and higher reviews (${four} of ${d.aggregate_rating.review_count} reviews).`);
+          }
+          if (layout === 'carousel') {
+            const shown = d.reviews.filter((r) => r.rating >= 4 && r.text !== null).length;
+            assert.equal(got.notice, `Showing 4-star and higher reviews. Showing reviews with written text (${shown} of ${d.aggregate_rating.review_count} reviews).`);
+          }
+          if (layout === 'summary') assert.match(got.text, /What customers mention/);
+          // The space held before the data came is the space the data takes.
+          assert.ok(got.contentHeight <= got.reserved + 1, `content ${got.contentHeight}px in ${got.reserved}px reserved`);
+          assert.equal(await cls(w.page), 0);
+          assert.deepEqual(await axeViolations(w.page), []);
+          await w.page.locator('reviewcast-reviews').screenshot({ path: join(SHOTS, `${layout}-${width}.png`) });
+        } finally {
+          await w.context.close();
+        }
+      });
+    }
+    it(`the iframe at ${width}px: drawn, framed from another origin, sizes itself by postMessage, no axe violation`, { skip }, async () => {
+      const w = await openHost(iframeSnippet(), { width });
+      try {
+        const frame = w.page.frames().find((f) => f.url().startsWith(`${svc.url}/embed`));
+        assert.ok(frame, 'the embed page loaded in the frame');
+        await rendered(frame);
+        assert.deepEqual(w.problems, []);
+        const others = w.requests.filter((u) => ![hostUrl, new URL(svc.url).origin].includes(new URL(u).origin));
+        assert.deepEqual(others, []);
+        const got = await inside(frame);
+        assert.equal(got.items, 3);
+        assert.match(got.notice ?? '', /^Showing 4-star and higher reviews/);
+        // The frame reports its height as soon as it is laid out (the host page records every message).
+        await w.page.waitForFunction(() => (window as unknown as { __messages: unknown[] }).__messages.length > 0);
+        const messages = await w.page.evaluate(() => (window as unknown as { __messages: { type: string; height: number }[] }).__messages);
+        assert.equal(messages[0]!.type, 'reviewcast:resize');
+        const height = messages.at(-1)!.height;
+        assert.ok(height > 300 && height <= embedHeight(IFRAME_OPTIONS), `reported height ${height}, iframe ${embedHeight(IFRAME_OPTIONS)}`);
+        assert.equal(await cls(w.page), 0);
+        assert.deepEqual(await axeViolations(frame), []);
+        assert.deepEqual(await axeViolations(w.page), []);
+        await w.page.locator('iframe').screenshot({ path: join(SHOTS, `iframe-${width}.png`) });
+      } finally {
+        await w.context.close();
+      }
+    });
+  }
+
+  it('the iframe height the server gives is the height the widget holds, for every layout and notice', { skip }, async () => {
+    const cases = [
+      { layout: 'badge', limit: 5 },
+      { layout: 'list', limit: 5 },
+      { layout: 'list', limit: 2, 'min-rating': 4, 'with-text': true },
+      { layout: 'list', limit: 1, source: 'google' },
+      { layout: 'carousel', limit: 5, 'min-rating': 3 },
+      { layout: 'carousel', limit: 5, technician: 'Tom', 'with-text': false },
+      { layout: 'summary', limit: 5 },
+      { layout: 'summary', limit: 5, service: 'drain_cleaning', 'min-rating': 5 },
+    ] as const;
+    const w = await openHost('<reviewcast-reviews></reviewcast-reviews>');
+    try {
+      for (const c of cases) {
+        const held = await w.page.evaluate((attrs) => {
+          const el = document.querySelector('reviewcast-reviews') as HTMLElement & { reservedHeight: number };
+          for (const a of [...el.getAttributeNames()]) el.removeAttribute(a);
+          for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, String(v));
+          return el.reservedHeight;
+        }, c);
+        assert.equal(held + 2, embedHeight(c), JSON.stringify(c));
+      }
+    } finally {
+      await w.context.close();
+    }
+  });
+
+  it('the carousel is a labelled region worked by keyboard: buttons, arrow keys, and a rotation that stops', { skip }, async () => {
+    const w = await openHost(LAYOUTS.carousel);
+    try {
+      await rendered(w.page);
+      const region = w.page.locator('reviewcast-reviews section[aria-roledescription=carousel]');
+      assert.equal(await region.getAttribute('aria-labelledby'), await w.page.locator('reviewcast-reviews h2').getAttribute('id'));
+      const current = () => w.page.locator('reviewcast-reviews [aria-roledescription=slide]:not([hidden])').getAttribute('aria-label');
+      assert.equal(await current(), '1 of 5');
+      // Tab from the top of the page to the Next button: every control is reachable by keyboard.
+      for (let i = 0; i < 10; i++) {
+        await w.page.keyboard.press('Tab');
+        const label = await w.page.evaluate(() => document.querySelector('reviewcast-reviews')!.shadowRoot!.activeElement?.getAttribute('aria-label'));
+        if (label === 'Next review') break;
+      }
+      await w.page.keyboard.press('Enter');
+      assert.equal(await current(), '2 of 5');
+      await w.page.keyboard.press('ArrowRight');
+      assert.equal(await current(), '3 of 5');
+      await w.page.keyboard.press('ArrowLeft');
+      await w.page.keyboard.press('ArrowLeft');
+      await w.page.keyboard.press('ArrowLeft');
+      assert.equal(await current(), '5 of 5', 'it wraps around');
+      await w.page.keyboard.press('Shift+Tab');
+      assert.equal(await w.page.evaluate(() => document.querySelector('reviewcast-reviews')!.shadowRoot!.activeElement?.getAttribute('aria-label')), 'Stop rotating');
+      await w.page.keyboard.press(' ');
+      assert.equal(await w.page.locator('reviewcast-reviews .ctrls button').nth(1).getAttribute('aria-label'), 'Rotate');
+      assert.equal(await w.page.locator('reviewcast-reviews .slides').getAttribute('aria-live'), 'polite', 'a stopped carousel announces its slides');
+      assert.deepEqual(await axeViolations(w.page), []);
+    } finally {
+      await w.context.close();
+    }
+  });
+
+  it('the carousel rotates on its own, waits while hovered, and never for prefers-reduced-motion', { skip }, async () => {
+    const w = await openHost(LAYOUTS.carousel, { clock: true });
+    try {
+      await rendered(w.page);
+      const current = () => w.page.locator('reviewcast-reviews [aria-roledescription=slide]:not([hidden])').getAttribute('aria-label');
+      await w.page.clock.runFor(7_000);
+      assert.equal(await current(), '2 of 5');
+      await w.page.locator('reviewcast-reviews').hover();
+      await w.page.clock.runFor(21_000);
+      assert.equal(await current(), '2 of 5', 'no rotation under the pointer');
+      await w.page.mouse.move(0, 0);
+      await w.page.clock.runFor(7_000);
+      assert.equal(await current(), '3 of 5');
+    } finally {
+      await w.context.close();
+    }
+    const still = await openHost(LAYOUTS.carousel, { clock: true, reducedMotion: 'reduce' });
+    try {
+      await rendered(still.page);
+      await still.page.clock.runFor(30_000);
+      assert.equal(await still.page.locator('reviewcast-reviews [aria-roledescription=slide]:not([hidden])').getAttribute('aria-label'), '1 of 5');
+      assert.equal(await still.page.locator('reviewcast-reviews .ctrls button').nth(1).getAttribute('aria-label'), 'Rotate');
+    } finally {
+      await still.context.close();
+    }
+  });
+
+  it('the list pages through the API cursor with "More reviews" and moves focus to the first new review', { skip }, async () => {
+    const w = await openHost(LAYOUTS.list);
+    try {
+      await rendered(w.page);
+      const first = await w.page.locator('reviewcast-reviews ul[part=list] h3').allTextContents();
+      await w.page.locator('reviewcast-reviews button', { hasText: 'More reviews' }).click();
+      await w.page.waitForFunction(() => document.querySelector('reviewcast-reviews')!.shadowRoot!.querySelectorAll('ul[part=list] > li').length === 8);
+      assert.ok(w.requests.some((u) => u.includes('/embed.json?') && u.includes('cursor=')));
+      const all = await w.page.locator('reviewcast-reviews ul[part=list] article').evaluateAll((els) => els.map((e) => e.id || e.getAttribute('aria-labelledby')));
+      assert.equal(new Set(all).size, 8, 'no review twice');
+      assert.deepEqual((await w.page.locator('reviewcast-reviews ul[part=list] h3').allTextContents()).slice(0, 4), first);
+      const focused = await w.page.evaluate(() => document.querySelector('reviewcast-reviews')!.shadowRoot!.activeElement?.getAttribute('aria-labelledby'));
+      assert.equal(focused, all[4]);
+      assert.equal(await w.page.locator('reviewcast-reviews [role=status]').textContent(), `8 of ${(await data()).reviews.filter((r) => r.rating >= 4).length} reviews`);
+    } finally {
+      await w.context.close();
+    }
+  });
+
+  it('follows the host: dark when the visitor prefers dark, unless theme says light; custom properties and ::part() style it', { skip }, async () => {
+    const w = await openHost('<reviewcast-reviews layout="badge"></reviewcast-reviews><reviewcast-reviews layout="badge" theme="light"></reviewcast-reviews>', { colorScheme: 'dark' });
+    try {
+      await rendered(w.page);
+      const colors = await w.page.evaluate(() => [...document.querySelectorAll('reviewcast-reviews')].map((e) => getComputedStyle(e.shadowRoot!.querySelector('.badge')!).backgroundColor));
+      assert.deepEqual(colors, ['rgb(22, 27, 34)', 'rgb(255, 255, 255)']);
+      await w.page.addStyleTag({ content: 'reviewcast-reviews { --rc-bg: rgb(1, 2, 3); } reviewcast-reviews::part(badge) { border-radius: 0; }' });
+      const themed = await w.page.evaluate(() => {
+        const b = getComputedStyle(document.querySelector('reviewcast-reviews')!.shadowRoot!.querySelector('.badge')!);
+        return [b.backgroundColor, b.borderTopLeftRadius];
+      });
+      assert.deepEqual(themed, ['rgb(1, 2, 3)', '0px']);
+    } finally {
+      await w.context.close();
+    }
+  });
+
+  it('live: checks again only after max-age, with If-None-Match, and shows a new review when there is one', { skip }, async () => {
+    const w = await openHost('<reviewcast-reviews layout="list" limit="2" live></reviewcast-reviews>', { clock: true });
+    try {
+      await rendered(w.page);
+      const conditional: { url: string; inm?: string }[] = [];
+      const statuses: number[] = [];
+      w.page.on('request', (r) => {
+        if (r.url().includes('/embed.json') && r.method() === 'GET') conditional.push({ url: r.url(), inm: r.headers()['if-none-match'] });
+      });
+      w.page.on('response', (r) => {
+        if (r.url().includes('/embed.json') && r.request().method() === 'GET') statuses.push(r.status());
+      });
+      // max-age is 60 seconds: nothing before.
+      await w.page.clock.runFor(59_000);
+      assert.equal(conditional.length, 0, JSON.stringify(conditional));
+      await w.page.clock.runFor(1_500);
+      await waitFor(() => statuses.length === 1);
+      assert.ok(conditional[0]!.inm, 'the check is conditional');
+      assert.deepEqual(statuses, [304]);
+      await svc.store.importReviews({
+        reviews: [
+          {
+            id: deterministicUlid('widget-live-test', '2026-12-01'),
+            author: 'Live Test',
+            author_avatar_url: null,
+            rating: 5,
+            date: '2026-12-01',
+            text: 'Arrived while the page was open.',
+            source: 'website',
+            source_url: null,
+            owner_reply: null,
+            verified: false,
+            source_id: null,
+          },
+        ],
+        replace: false,
+        dryRun: false,
+      });
+      await waitFor(async () => (await (await fetch(`${svc.url}/healthz`)).json() as { reviews: number }).reviews === 321);
+      await w.page.clock.runFor(61_000);
+      await waitFor(() => statuses.length === 2);
+      assert.equal(statuses[1], 200);
+      await w.page.waitForFunction(() => document.querySelector('reviewcast-reviews')!.shadowRoot!.textContent!.includes('Live Test'));
+    } finally {
+      await w.context.close();
+    }
+  });
+});
+
+/** Waits for something the page does in response to a step already taken (no fixed sleeps). */
+async function waitFor(check: () => boolean | Promise<boolean>): Promise<void> {
+  for (let i = 0; i < 200; i++) {
+    if (await check()) return;
+    await new Promise((r) => setImmediate(r));
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  assert.fail('the page did not get there');
+}
