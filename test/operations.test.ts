@@ -1,6 +1,7 @@
 // Operating the server: a stop that never waits on a dead log pipe, a store that cannot open reported in one line with its own exit code.
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { stderrSink } from '../src/logger.js';
@@ -33,6 +34,20 @@ describe('a log pipe whose reader has gone', () => {
 });
 
 describe('a store that cannot be opened', () => {
+  it('serve on a PostgreSQL that accepts the connection and never answers: one line, exit code 3, after the connect timeout', async () => {
+    // What a dropped route or a hung server looks like from here: the start must not wait for ever.
+    const silent = createServer(() => undefined);
+    await new Promise<void>((r) => silent.listen(0, '127.0.0.1', r));
+    try {
+      const { port } = silent.address() as { port: number };
+      const res = await runCli(['serve'], { DATABASE_URL: `postgres://app@127.0.0.1:${port}/reviews`, PORT: '0' });
+      assert.equal(res.code, 3, res.stderr);
+      assert.match(res.stderr.trim(), new RegExp(`^reviewcast: cannot open the store at DATABASE_URL=postgres://app@127\\.0\\.0\\.1:${port}/reviews: no answer within 10 s \\(connection timeout\\)$`));
+    } finally {
+      silent.close();
+    }
+  });
+
   const corrupt = () => {
     const file = join(tempDir(), 'corrupt.db');
     writeFileSync(file, Buffer.alloc(8192, 0x41));

@@ -35,7 +35,21 @@ async function migrate(pool: pg.Pool): Promise<void> {
   });
 }
 
+/** A database that does not answer a connection within this is unreachable (a dropped route would otherwise hang the start for good). */
+const CONNECT_TIMEOUT_MS = 10_000;
+
 export async function openPostgresStore(url: string): Promise<Store> {
+  // One connection with a deadline first: the pool has none, as one would also cut short a wait for a busy pool under load.
+  const probe = new pg.Client({ connectionString: url, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
+  const started = Date.now();
+  try {
+    await probe.connect();
+  } catch (err) {
+    await probe.end().catch(() => undefined);
+    // pg words a timeout as a terminated connection; the clock says which it was.
+    throw Date.now() - started >= CONNECT_TIMEOUT_MS ? new Error(`no answer within ${CONNECT_TIMEOUT_MS / 1000} s (connection timeout)`) : err;
+  }
+  await probe.end();
   const pool = new pg.Pool({ connectionString: url, max: 10 });
   // An idle connection that fails (server restart, network) is dropped by the pool and the next query opens another.
   pool.on('error', () => {});

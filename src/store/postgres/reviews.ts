@@ -4,7 +4,7 @@ import { prepareImport, type ImportOutcome } from '../../core/import-plan.js';
 import type { Business } from '../../core/schema/business.js';
 import type { Review } from '../../core/schema/review.js';
 import type { ImportRequest, ReviewStore, RevisionInfo, StoredData } from '../store.js';
-import { meta, setMeta, tx } from './sql.js';
+import { meta, setMeta, tx, withClient } from './sql.js';
 
 const CHANNEL = 'reviewcast_revision';
 /** An arbitrary constant naming the advisory lock importers take turns on. */
@@ -46,26 +46,25 @@ export function postgresReviewStore(pool: pg.Pool, url: string): ReviewStore & {
     },
 
     async load(): Promise<StoredData> {
-      const c = await pool.connect();
-      try {
-        // One snapshot for all three reads.
-        await c.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
-        const meta = (await c.query<{ key: string; value: string }>('SELECT key, value FROM meta')).rows;
-        const reviews = (await c.query<{ json: string }>('SELECT json FROM reviews ORDER BY date DESC, id DESC')).rows;
-        await c.query('COMMIT');
-        const get = (k: string) => meta.find((r) => r.key === k)?.value;
-        const business = get('business');
-        return {
-          revision: { revision: Number(get('revision')), updated_at: get('updated_at')! },
-          business: business ? (JSON.parse(business) as Business) : null,
-          reviews: reviews.map((r) => JSON.parse(r.json) as Review),
-        };
-      } catch (err) {
-        await c.query('ROLLBACK').catch(() => {});
-        throw err;
-      } finally {
-        c.release();
-      }
+      return withClient(pool, async (c) => {
+        try {
+          // One snapshot for all three reads.
+          await c.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
+          const meta = (await c.query<{ key: string; value: string }>('SELECT key, value FROM meta')).rows;
+          const reviews = (await c.query<{ json: string }>('SELECT json FROM reviews ORDER BY date DESC, id DESC')).rows;
+          await c.query('COMMIT');
+          const get = (k: string) => meta.find((r) => r.key === k)?.value;
+          const business = get('business');
+          return {
+            revision: { revision: Number(get('revision')), updated_at: get('updated_at')! },
+            business: business ? (JSON.parse(business) as Business) : null,
+            reviews: reviews.map((r) => JSON.parse(r.json) as Review),
+          };
+        } catch (err) {
+          await c.query('ROLLBACK').catch(() => {});
+          throw err;
+        }
+      });
     },
 
     async importReviews(req: ImportRequest): Promise<ImportOutcome> {

@@ -1,20 +1,41 @@
 /** What the PostgreSQL stores share: a transaction helper and the meta table's key-value rows. */
 import type pg from 'pg';
 
-/** Runs `fn` in one transaction on one connection: committed when it returns, rolled back when it throws. */
-export async function tx<T>(pool: pg.Pool, fn: (c: pg.PoolClient) => Promise<T>): Promise<T> {
+/**
+ * Runs `fn` on a connection of its own. A checked-out client whose connection drops (the
+ * database restarted or dropped) emits 'error' besides failing its query, and an unheard
+ * 'error' would end the process: it is heard here, the query's failure is what is reported,
+ * and a client that failed is discarded rather than handed to the next caller.
+ */
+export async function withClient<T>(pool: pg.Pool, fn: (c: pg.PoolClient) => Promise<T>): Promise<T> {
   const c = await pool.connect();
+  const ignore = (): void => undefined;
+  c.on('error', ignore);
+  let failed: Error | undefined;
   try {
-    await c.query('BEGIN');
-    const out = await fn(c);
-    await c.query('COMMIT');
-    return out;
+    return await fn(c);
   } catch (err) {
-    await c.query('ROLLBACK').catch(() => {});
+    failed = err as Error;
     throw err;
   } finally {
-    c.release();
+    c.removeListener('error', ignore);
+    c.release(failed);
   }
+}
+
+/** Runs `fn` in one transaction on one connection: committed when it returns, rolled back when it throws. */
+export async function tx<T>(pool: pg.Pool, fn: (c: pg.PoolClient) => Promise<T>): Promise<T> {
+  return withClient(pool, async (c) => {
+    try {
+      await c.query('BEGIN');
+      const out = await fn(c);
+      await c.query('COMMIT');
+      return out;
+    } catch (err) {
+      await c.query('ROLLBACK').catch(() => {});
+      throw err;
+    }
+  });
 }
 
 export async function meta(c: pg.ClientBase | pg.Pool, key: string): Promise<string | undefined> {
