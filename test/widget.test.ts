@@ -82,7 +82,14 @@ interface Hosted {
 async function openHost(embed: string, opts: { width?: number; reducedMotion?: 'reduce' | 'no-preference'; colorScheme?: 'light' | 'dark'; clock?: boolean } = {}): Promise<Hosted> {
   const context = await browser.newContext({ viewport: { width: opts.width ?? 1280, height: 900 }, reducedMotion: opts.reducedMotion ?? 'no-preference', colorScheme: opts.colorScheme ?? 'light' });
   const page = await context.newPage();
-  if (opts.clock) await page.clock.install();
+  // A paused clock: time moves only by runFor, never with the machine's own (slow) pace, so a
+  // timer set while the page loaded fires exactly when the test says.
+  if (opts.clock) {
+    // Paused an hour ahead of the real time: pausing may only move the clock forward, and no page runs yet.
+    const start = Date.now();
+    await page.clock.install({ time: start });
+    await page.clock.pauseAt(start + 3_600_000);
+  }
   const requests: string[] = [];
   const problems: string[] = [];
   page.on('request', (r) => requests.push(r.url()));
