@@ -9,7 +9,8 @@ import { InvalidCursor, publishHits, searchReviews, sinceResult } from '../core/
 import { handleHubRequest } from '../websub/hub-route.js';
 import { TOOLS } from '../mcp/tools.js';
 import { MCP_PATH, handleMcpDelete, handleMcpGet, handleMcpPost, type McpAnswer, type McpRequest, type McpEndpoint } from '../mcp/mcp-route.js';
-import { pageOperations, reviewPageOperation } from './page-routes.js';
+import { apiReferenceOperations, pageOperations, reviewPageOperation } from './page-routes.js';
+import type { OpenApiDoc } from '../pages/api-reference.js';
 import { topicLinkHeader } from '../websub/hub.js';
 import { ReviewsDatasetSchema } from '../core/schema/dataset.js';
 import { ErrorBodySchema } from '../core/schema/error.js';
@@ -61,6 +62,8 @@ function mcpHandler(handle: (req: McpRequest, ctx: McpEndpoint) => Promise<McpAn
 /** Every endpoint of the service, top to bottom. The OpenAPI document is generated from this table. */
 export const operations: Operation[] = [
   ...pageOperations,
+  // Called per request, when `operations` is complete.
+  ...apiReferenceOperations((baseUrl) => buildOpenApi(operations, baseUrl) as unknown as OpenApiDoc),
   {
     method: 'GET',
     path: '/reviews.json',
