@@ -1,5 +1,6 @@
 // Pages over plain HTTP: caching, llms.txt, robots and favicon, filters; no browser needed.
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { DEMO_BUSINESS } from '../src/core/demo/business.js';
 import { demoReviews } from '../src/core/demo/reviews.js';
@@ -73,6 +74,47 @@ describe('pages over HTTP', () => {
       assert.equal(res.headers.get('location'), to, from);
     }
     assert.equal((await fetch(`${svc.url}/?rating=5&query=on%20time`, { redirect: 'manual' })).status, 200);
+  });
+  it('link fingerprinted assets that are cached for a year; the plain address still answers, briefly cached', async () => {
+    const home = await (await fetch(`${svc.url}/`)).text();
+    const linked = [...home.matchAll(/(?:href|src)="(\/assets\/[^"]+)"/g)].map((m) => m[1]!);
+    assert.ok(linked.some((u) => u.endsWith('.css')) && linked.some((u) => u.includes('/assets/reviews.')), JSON.stringify(linked));
+    for (const url of linked) {
+      const m = /^\/assets\/([\w-]+)\.([0-9a-f]{12})\.(css|js)$/.exec(url);
+      assert.ok(m, url);
+      const res = await fetch(`${svc.url}${url}`);
+      assert.equal(res.status, 200, url);
+      assert.equal(res.headers.get('cache-control'), 'public, max-age=31536000, immutable', url);
+      const body = Buffer.from(await res.arrayBuffer());
+      // The fingerprint is the content's hash, so new content gets a new address.
+      assert.equal(createHash('sha256').update(body).digest('hex').slice(0, 12), m[2], url);
+      const plain = await fetch(`${svc.url}/assets/${m[1]}.${m[3]}`);
+      assert.equal(plain.status, 200);
+      assert.equal(plain.headers.get('cache-control'), 'public, max-age=300');
+      assert.ok(Buffer.from(await plain.arrayBuffer()).equals(body));
+    }
+    assert.equal((await fetch(`${svc.url}/assets/site.000000000000.css`)).status, 404);
+  });
+  it('describe every field: no empty Meaning in the data-model and API reference tables', async () => {
+    for (const path of ['/developers', '/developers/api']) {
+      const page = await (await fetch(`${svc.url}${path}`)).text();
+      const rows = [...page.matchAll(/<table class="fields">[\s\S]*?<\/table>/g)].flatMap((t) => [...t[0].matchAll(/<tr><th scope="row">([\s\S]*?)<\/th>[\s\S]*?<\/tr>/g)]);
+      assert.ok(rows.length > 30, `${path}: ${rows.length} rows`);
+      const empty = rows.filter((r) => r[0].endsWith('<td></td></tr>')).map((r) => r[1]!.replace(/<[^>]+>/g, ''));
+      assert.deepEqual(empty, [], path);
+    }
+  });
+  it('/developers/api shows the answers this service gives, not placeholders', async () => {
+    const page = await (await fetch(`${svc.url}/developers/api`)).text();
+    const data = (await (await fetch(`${svc.url}/reviews.json`)).json()) as { reviews: { id: string; author: string }[] };
+    const example = (id: string) => /<h4>Example response[^<]*<\/h4><pre tabindex="0"><code>([\s\S]*?)<\/code><\/pre>/.exec(page.slice(page.indexOf(`id="op-${id}"`)))![1]!;
+    const decode = (s: string) => s.replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
+    const dataset = JSON.parse(decode(example('getReviewsDataset'))) as { reviews: unknown[] };
+    assert.deepEqual(dataset.reviews[0], data.reviews[0]);
+    const search = await (await fetch(`${svc.url}/api/reviews/search?min_rating=4&query=on%20time&limit=2`)).json();
+    assert.deepEqual(JSON.parse(decode(example('searchReviews'))), search);
+    assert.doesNotMatch(page, /&quot;string&quot;/);
+    assert.match(page, /curl -s &#39;http:\/\/[^&]+\/api\/reviews\/search\?min_rating=4&amp;query=on%20time&amp;limit=2&#39;/);
   });
   it('are left out of the OpenAPI document', async () => {
     const doc = (await (await fetch(`${svc.url}/.well-known/openapi.json`)).json()) as { paths: Record<string, unknown> };

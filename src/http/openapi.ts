@@ -1,7 +1,7 @@
 /** The OpenAPI 3.1.0 document, generated from the route table and the zod schemas. */
 import { HUB_BODY_BYTES, kb, MAX_HEADER_BYTES, MCP_BODY_BYTES, URL_LIMIT_TEXT } from '../limits.js';
 import { z } from 'zod';
-import { jsonSchemaOf, portableNullables } from '../core/schema/json-schema.js';
+import { jsonSchemaOf, portableNullables, typedUnions } from '../core/schema/json-schema.js';
 import type { Operation, ResponseDoc } from './operation.js';
 
 type Json = Record<string, unknown>;
@@ -168,7 +168,8 @@ export function buildOpenApi(operations: readonly Operation[], baseUrl: string):
     };
     paths[op.path] = { ...paths[op.path], [op.method.toLowerCase()]: entry, ...(op.method === 'GET' ? { head: headOf(entry) } : {}) };
   }
-  return {
+  const schemas = componentSchemas();
+  const doc = {
     openapi: '3.1.0',
     info: {
       title: 'Reviewcast',
@@ -184,6 +185,8 @@ export function buildOpenApi(operations: readonly Operation[], baseUrl: string):
     security: [],
     tags: [...new Set(operations.filter((o) => !o.hidden).map((o) => o.tag))].map((name) => ({ name, description: TAGS[name] })),
     paths,
-    components: { schemas: componentSchemas(), responses: COMMON_RESPONSES },
+    components: { schemas, responses: COMMON_RESPONSES },
   };
+  typedUnions(doc, schemas as Record<string, { type?: unknown }>);
+  return doc;
 }

@@ -1,10 +1,11 @@
 /** The route table of the pages and static assets, rendered once per revision. */
 import { sendRepresentation, type Served } from './conditional.js';
 import type { Handler, Operation, ServiceContext } from './operation.js';
-import { buildRepresentation, type Compression, type Representation } from '../snapshot/representation.js';
+import { buildRepresentation, type Compression } from '../snapshot/representation.js';
 import type { Snapshot } from '../snapshot/snapshot.js';
-import { staticAssets, type StaticAssets } from '../pages/assets.js';
-import { renderApiReferencePage, renderDevelopersPage, renderMcpPage, renderWebhooksPage } from '../pages/developer-pages.js';
+import { ASSET_NAMES, assetRepresentation, assetUrl, favicon, type AssetName } from '../pages/assets.js';
+import { renderDevelopersPage, renderMcpPage, renderWebhooksPage } from '../pages/developer-pages.js';
+import { renderApiReferencePage, renderInteractiveApiPage, type OpenApiDoc } from '../pages/api-reference.js';
 import type { Html } from '../pages/html.js';
 import { parsePageQuery, renderReviewPage } from '../pages/review-page.js';
 import { renderLlmsTxt, renderRobotsTxt, renderSitemap } from '../pages/text-pages.js';
@@ -92,11 +93,15 @@ export const widgetScriptOperation: Operation = {
     'A web component with no dependencies: load it as a module script (type="module", src {BASE_URL}/widget.js) and place a reviewcast-reviews element where the reviews should appear. It contacts only the origin it was loaded from (GET /embed.json). Attributes: layout, min-rating, source, technician, service, limit, with-text, sort, lang, theme, live (see /developers/widget).',
   conditional: true,
   responses: { '200': { description: 'The module', contentType: JS } },
-  document: asset((a) => a.widgetJs),
+  document: asset('widget.js', 'public, max-age=3600'),
 };
 
-function asset(pick: (a: StaticAssets) => Representation) {
-  return (): Served => ({ rep: pick(staticAssets()), opts: { cacheControl: 'public, max-age=3600' } });
+/** A year and immutable under the fingerprinted address; the plain one (older pages, bookmarks) is revalidated after five minutes. */
+export const IMMUTABLE = 'public, max-age=31536000, immutable';
+const SHORT = 'public, max-age=300';
+
+function asset(name: AssetName, cacheControl: string) {
+  return (): Served => ({ rep: assetRepresentation(name), opts: { cacheControl } });
 }
 
 /**
@@ -165,6 +170,17 @@ export const reviewPageOperation: Operation = {
   handler: reviewPermalinkPage,
 };
 
+/**
+ * The API reference pages, drawn from the OpenAPI document; the route table passes the function
+ * that builds it (this module is part of that table, so it cannot import it).
+ */
+export function apiReferenceOperations(openapi: (baseUrl: string) => OpenApiDoc): Operation[] {
+  return [
+    page('/developers/api', 'API reference', { document: cachedPage('page:/developers/api', HTML, (snap, ctx) => renderApiReferencePage(snap, ctx.baseUrl, openapi(ctx.baseUrl))) }),
+    page('/developers/api/interactive', 'Interactive API reference (Scalar)', { document: cachedPage('page:/developers/api/interactive', HTML, (snap, ctx) => renderInteractiveApiPage({ baseUrl: ctx.baseUrl, business: snap.business })) }),
+  ];
+}
+
 export const pageOperations: Operation[] = [
   page('/', 'The review page', {
     handler: (req, reply, ctx) => {
@@ -176,18 +192,16 @@ export const pageOperations: Operation[] = [
     },
   }),
   page('/developers', 'Developer overview', { document: cachedPage('page:/developers', HTML, (snap, ctx) => renderDevelopersPage({ baseUrl: ctx.baseUrl, business: snap.business, limits: ctx.http, answerKbPerMinute: ctx.cost.rateLimitCostKb })) }),
-  page('/developers/api', 'API reference', { document: cachedPage('page:/developers/api', HTML, (snap, ctx) => renderApiReferencePage({ baseUrl: ctx.baseUrl, business: snap.business, limits: ctx.http, answerKbPerMinute: ctx.cost.rateLimitCostKb })) }),
   page('/developers/mcp', 'MCP setup', { document: cachedPage('page:/developers/mcp', HTML, (snap, ctx) => renderMcpPage({ baseUrl: ctx.baseUrl, business: snap.business, limits: ctx.http, answerKbPerMinute: ctx.cost.rateLimitCostKb })) }),
   page('/developers/widget', 'Review widget builder', { document: cachedPage('page:/developers/widget', HTML, (snap, ctx) => renderWidgetBuilderPage(snap, ctx.baseUrl)) }),
   page('/developers/webhooks', 'WebSub guide', { document: cachedPage('page:/developers/webhooks', HTML, (snap, ctx) => renderWebhooksPage({ baseUrl: ctx.baseUrl, business: snap.business, limits: ctx.http, answerKbPerMinute: ctx.cost.rateLimitCostKb })) }),
   page('/llms.txt', 'Guide for language models', { document: cachedPage('page:/llms.txt', TEXT, (snap, ctx) => renderLlmsTxt(snap, ctx.baseUrl)) }),
   page('/robots.txt', 'Robots rules', { document: cachedPage('page:/robots.txt', TEXT, (_snap, ctx) => renderRobotsTxt(ctx.baseUrl)) }),
   page('/sitemap.xml', 'Sitemap', { document: cachedPage('page:/sitemap.xml', XML, (snap, ctx) => renderSitemap(snap, ctx.baseUrl)) }),
-  page('/favicon.ico', 'Icon', { document: asset((a) => a.favicon) }),
-  page('/assets/site.css', 'Stylesheet', { document: asset((a) => a.css) }),
-  page('/assets/reviews.js', 'Review list script', { document: asset((a) => a.reviewsJs) }),
-  page('/assets/scalar.js', 'API reference renderer (@scalar/api-reference)', { document: asset((a) => a.scalarJs) }),
-  page('/assets/api-reference.js', 'Starts the API reference renderer', { document: asset((a) => a.apiReferenceJs) }),
-  page('/assets/embed.js', 'Tells the framing page the height of /embed', { document: asset((a) => a.embedJs) }),
-  page('/assets/widget-builder.js', 'The widget builder form', { document: asset((a) => a.widgetBuilderJs) }),
+  page('/favicon.ico', 'Icon', { document: () => ({ rep: favicon(), opts: { cacheControl: 'public, max-age=3600' } }) }),
+  // Each stylesheet and script under its fingerprinted address (what the pages link) and its plain one.
+  ...ASSET_NAMES.flatMap((name) => [
+    page(assetUrl(name), `Asset ${name}`, { document: asset(name, IMMUTABLE) }),
+    page(`/assets/${name}`, `Asset ${name}`, { document: asset(name, SHORT) }),
+  ]),
 ];

@@ -9,7 +9,8 @@ import { InvalidCursor, publishHits, searchReviews } from '../core/search.js';
 import { handleHubRequest } from '../websub/hub-route.js';
 import { TOOLS } from '../mcp/tools.js';
 import { MCP_PATH, handleMcpDelete, handleMcpGet, handleMcpPost, type McpAnswer, type McpRequest, type McpEndpoint } from '../mcp/mcp-route.js';
-import { embedPageOperation, pageOperations, reviewPageOperation, widgetScriptOperation } from './page-routes.js';
+import { apiReferenceOperations, embedPageOperation, pageOperations, reviewPageOperation, widgetScriptOperation } from './page-routes.js';
+import type { OpenApiDoc } from '../pages/api-reference.js';
 import { WidgetDataQuerySchema, WidgetDataSchema } from '../core/schema/widget.js';
 import { widgetData } from '../pages/widget.js';
 import { topicLinkHeader } from '../websub/hub.js';
@@ -74,6 +75,8 @@ function mcpHandler(handle: (req: McpRequest, ctx: McpEndpoint) => Promise<McpAn
 /** Every endpoint of the service, top to bottom. The OpenAPI document is generated from this table. */
 export const operations: Operation[] = [
   ...pageOperations,
+  // Called per request, when `operations` is complete.
+  ...apiReferenceOperations((baseUrl) => buildOpenApi(operations, baseUrl) as unknown as OpenApiDoc),
   {
     method: 'GET',
     path: '/reviews.json',

@@ -1,4 +1,5 @@
 /** Static assets: icon, stylesheet and scripts, compressed once at start. */
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { buildRepresentation, type Representation } from '../snapshot/representation.js';
@@ -53,34 +54,59 @@ function starIcon(): Buffer {
 const PUBLIC = new URL('../../public/', import.meta.url);
 const STARTED = new Date();
 
-/** Static files: loaded and compressed once at start; they change only with a new release. */
-export interface StaticAssets {
-  css: Representation;
-  reviewsJs: Representation;
-  favicon: Representation;
-  scalarJs: Representation;
-  apiReferenceJs: Representation;
-  /** The review widget (<reviewcast-reviews>), served at /widget.js for other sites to load. */
-  widgetJs: Representation;
-  embedJs: Representation;
-  widgetBuilderJs: Representation;
+/** The stylesheet and scripts, by the name they are served under in /assets/. */
+const FILES = {
+  'site.css': { type: 'text/css; charset=utf-8', from: () => new URL('site.css', PUBLIC) },
+  'reviews.js': { type: 'text/javascript; charset=utf-8', from: () => new URL('reviews.js', PUBLIC) },
+  // The API reference renderer comes from npm (@scalar/api-reference) and is served from our own origin.
+  'scalar.js': { type: 'text/javascript; charset=utf-8', from: () => createRequire(import.meta.url).resolve('@scalar/api-reference/browser/standalone.js') },
+  'api-reference.js': { type: 'text/javascript; charset=utf-8', from: () => new URL('api-reference.js', PUBLIC) },
+  'copy.js': { type: 'text/javascript; charset=utf-8', from: () => new URL('copy.js', PUBLIC) },
+  // The review widget (<reviewcast-reviews>); other sites load it from the plain /widget.js, so it is not fingerprinted there.
+  'widget.js': { type: 'text/javascript; charset=utf-8', from: () => new URL('widget.js', PUBLIC) },
+  'embed.js': { type: 'text/javascript; charset=utf-8', from: () => new URL('embed.js', PUBLIC) },
+  'widget-builder.js': { type: 'text/javascript; charset=utf-8', from: () => new URL('widget-builder.js', PUBLIC) },
+} as const;
+export type AssetName = keyof typeof FILES;
+export const ASSET_NAMES = Object.keys(FILES) as AssetName[];
+
+interface Loaded {
+  bytes: Buffer;
+  url: string;
+  rep?: Representation;
+}
+const loaded = new Map<AssetName, Loaded>();
+
+function load(name: AssetName): Loaded {
+  let entry = loaded.get(name);
+  if (!entry) {
+    const bytes = readFileSync(FILES[name].from());
+    const hash = createHash('sha256').update(bytes).digest('hex').slice(0, 12);
+    const dot = name.lastIndexOf('.');
+    entry = { bytes, url: `/assets/${name.slice(0, dot)}.${hash}${name.slice(dot)}` };
+    loaded.set(name, entry);
+  }
+  return entry;
 }
 
-let assets: StaticAssets | null = null;
+/**
+ * The fingerprinted address of an asset (`/assets/site.<hash>.css`): its content hash is in the
+ * path, so it can be cached for a year and a release with other content gets another address.
+ */
+export function assetUrl(name: AssetName): string {
+  return load(name).url;
+}
 
-export function staticAssets(): StaticAssets {
-  if (assets) return assets;
-  // The API reference renderer comes from npm (@scalar/api-reference) and is served from our own origin.
-  const scalarPath = createRequire(import.meta.url).resolve('@scalar/api-reference/browser/standalone.js');
-  assets = {
-    css: buildRepresentation(readFileSync(new URL('site.css', PUBLIC)), 'text/css; charset=utf-8', STARTED),
-    reviewsJs: buildRepresentation(readFileSync(new URL('reviews.js', PUBLIC)), 'text/javascript; charset=utf-8', STARTED),
-    favicon: buildRepresentation(starIcon(), 'image/x-icon', STARTED),
-    scalarJs: buildRepresentation(readFileSync(scalarPath), 'text/javascript; charset=utf-8', STARTED),
-    apiReferenceJs: buildRepresentation(readFileSync(new URL('api-reference.js', PUBLIC)), 'text/javascript; charset=utf-8', STARTED),
-    widgetJs: buildRepresentation(readFileSync(new URL('widget.js', PUBLIC)), 'text/javascript; charset=utf-8', STARTED),
-    embedJs: buildRepresentation(readFileSync(new URL('embed.js', PUBLIC)), 'text/javascript; charset=utf-8', STARTED),
-    widgetBuilderJs: buildRepresentation(readFileSync(new URL('widget-builder.js', PUBLIC)), 'text/javascript; charset=utf-8', STARTED),
-  };
-  return assets;
+/** An asset's body, compressed on first use (the scripts are large, and most processes never serve Scalar's). */
+export function assetRepresentation(name: AssetName): Representation {
+  const entry = load(name);
+  entry.rep ??= buildRepresentation(entry.bytes, FILES[name].type, STARTED);
+  return entry.rep;
+}
+
+let icon: Representation | null = null;
+
+export function favicon(): Representation {
+  icon ??= buildRepresentation(starIcon(), 'image/x-icon', STARTED);
+  return icon;
 }

@@ -7,7 +7,8 @@ import { PublishedReviewSchema } from '../core/schema/review.js';
 import { BusinessSchema } from '../core/schema/business.js';
 import type { Business } from '../core/schema/business.js';
 import { toolList } from '../mcp/mcp-server.js';
-import { Html, html, jsonScript } from './html.js';
+import { html, type Html } from './html.js';
+import { breakableName, codeBlock, fieldTable as schemaFieldTable, scrollTable, type JsonSchemaNode } from './schema-docs.js';
 import { layout } from './layout.js';
 import type { HttpConfig } from '../config.js';
 import { SINCE_TOOL_LIMIT } from '../core/schema/search.js';
@@ -23,8 +24,9 @@ interface Ctx {
 }
 
 const seconds = (ms: number) => `${(ms / 1000).toLocaleString('en')} s`;
-// tabindex: a block that scrolls sideways on a phone must be reachable by keyboard to scroll.
-const code = (s: string) => html`<pre tabindex="0"><code>${s}</code></pre>`;
+const code = (s: string) => codeBlock(s);
+/** A command to paste into a terminal, with a copy button. */
+const command = (s: string) => codeBlock(s, true);
 
 /**
  * The MCP Inspector smoke call shown here and in docs/mcp.md. The version is the pinned
@@ -82,17 +84,7 @@ kill $svc $cb; wait`;
 export const inspectorCommand = (mcpUrl: string) => `npx @modelcontextprotocol/inspector@2.12.0 --cli ${mcpUrl} --transport http --method tools/list`;
 
 /** One row per field of a zod object, from the same schema the API validates with. */
-function fieldTable(schema: z.ZodObject, caption: string): Html {
-  const js = objectJsonSchemaOf(schema) as { properties: Record<string, { type?: string | string[]; description?: string; anyOf?: { type?: string; $ref?: string }[]; $ref?: string; items?: unknown }>; required?: string[] };
-  const typeOf = (p: { type?: string | string[]; anyOf?: { type?: string; $ref?: string }[]; $ref?: string }): string => {
-    if (p.$ref) return p.$ref.split('/').pop()!;
-    if (p.anyOf) return p.anyOf.map((x) => (x.$ref ? x.$ref.split('/').pop()! : x.type ?? 'object')).join(' or ');
-    return Array.isArray(p.type) ? p.type.join(' or ') : p.type ?? 'object';
-  };
-  return html`<div class="table-scroll" tabindex="0"><table><caption class="sr-only">${caption}</caption>
-<thead><tr><th scope="col">Field</th><th scope="col">Type</th><th scope="col">Meaning</th></tr></thead>
-<tbody>${Object.entries(js.properties).map(([name, p]) => html`<tr><th scope="row"><code>${name}</code></th><td>${typeOf(p)}${js.required?.includes(name) ? '' : ' (optional)'}</td><td>${p.description ?? ''}</td></tr>`)}</tbody></table></div>`;
-}
+const fieldTable = (schema: z.ZodObject, caption: string): Html => schemaFieldTable(objectJsonSchemaOf(schema) as JsonSchemaNode, caption);
 
 function page(ctx: Ctx, path: string, title: string, description: string, body: Html, head?: Html): Html {
   return layout({ title: `${title} · ${ctx.business.name}`, description, baseUrl: ctx.baseUrl, path, business: ctx.business, head }, body);
@@ -127,7 +119,7 @@ export function renderDevelopersPage(ctx: Ctx): Html {
 <p>Everything here is public and read-only: no key, no account, no token (an <code>Authorization</code> header is ignored). Responses are JSON (<code>application/json</code>) except the Atom feed. Datasets carry a strong <code>ETag</code> and <code>Last-Modified</code>; send them back to get <code>304 Not Modified</code>. Bodies come compressed with brotli or gzip on request.</p>
 <ul><li><a href="/developers/api">API reference</a> (rendered from <a href="/.well-known/openapi.json">/.well-known/openapi.json</a>)</li><li><a href="/developers/mcp">MCP for AI assistants</a></li><li><a href="/developers/webhooks">WebSub: push on every change</a></li><li><a href="/developers/widget">Review widget for your own website</a></li><li><a href="#data-model">Data model</a></li><li><a href="/llms.txt">llms.txt</a></li></ul>
 <section class="card" aria-labelledby="ex-h"><h2 id="ex-h">Every endpoint, with curl</h2>
-${endpoints.map(([what, route, cmd]) => html`<h3>${what} <code>${route}</code></h3>${code(cmd)}`)}
+${endpoints.map(([what, route, cmd]) => html`<h3>${what} <code>${route}</code></h3>${command(cmd)}`)}
 <p>Invalid parameters get <code>400</code> with <code>{ "error": "validation_error", "message", "issues": [{ "parameter", "code", "message" }] }</code>.</p>
 <h3 id="limits">Limits</h3>
 <p>Each client may send ${ctx.limits.rateLimitPerMinute.toLocaleString('en')} requests a minute over all endpoints; every answer says where it stands in <code>RateLimit: limit=…, remaining=…, reset=…</code> and <code>RateLimit-Policy</code>, and beyond it the answer is <code>429</code> with <code>Retry-After</code> (seconds). Request targets over ${URL_LIMIT_TEXT} get <code>414</code>, headers over ${kb(MAX_HEADER_BYTES)} <code>431</code>, bodies over ${kb(MCP_BODY_BYTES)} (<code>/mcp</code>) or ${kb(HUB_BODY_BYTES)} (the hub) <code>413</code>; each with the same error body (<code>error</code>, <code>message</code>). A client must send its headers within ${seconds(ctx.limits.headersTimeoutMs)} and its request within ${seconds(ctx.limits.requestTimeoutMs)}.</p>
@@ -148,19 +140,6 @@ ${fieldTable(JsonFeedItemSchema.shape._reviewcast, '_reviewcast fields')}
   return page(ctx, '/developers', 'Developers', `Public API, feeds, MCP and WebSub for the reviews of ${ctx.business.name}.`, body);
 }
 
-export function renderApiReferencePage(ctx: Ctx): Html {
-  // Scalar renders the reference in the browser from our OpenAPI document, with its script served from this origin.
-  // Everything that would call Scalar's own services (fonts, the AI agent, telemetry) is switched off.
-  const config = { url: '/.well-known/openapi.json', withDefaultFonts: false, hideClientButton: true, darkMode: false, telemetry: false, agent: { disabled: true }, showDeveloperTools: 'never' };
-  const body = html`<h1>API reference</h1>
-<p>Rendered from <a href="/.well-known/openapi.json">/.well-known/openapi.json</a> (OpenAPI 3.1.0), which is generated from the schemas the service validates with.</p>
-<div id="api-docs" class="card" aria-label="API reference"><noscript>The interactive reference needs JavaScript; read <a href="/.well-known/openapi.json">the OpenAPI document</a> directly.</noscript></div>
-<script type="application/json" id="api-docs-config">${jsonScript(config)}</script>
-<script src="/assets/scalar.js"></script>
-<script src="/assets/api-reference.js"></script>`;
-  return page(ctx, '/developers/api', 'API reference', 'OpenAPI reference of the reviews API.', body);
-}
-
 export function renderMcpPage(ctx: Ctx): Html {
   const url = `${ctx.baseUrl}/mcp`;
   const configs: [string, string, string][] = [
@@ -175,16 +154,19 @@ export function renderMcpPage(ctx: Ctx): Html {
   const body = html`<h1>MCP for AI assistants</h1>
 <p>This service is a Model Context Protocol server at <code>${url}</code> (streamable HTTP, protocol 2025-06-18). It is public and read-only: leave any token or OAuth settings blank.</p>
 <section class="card" aria-labelledby="cfg-h"><h2 id="cfg-h">Connect a client</h2>
-${configs.map(([name, where, cfg]) => html`<h3>${name}</h3><p>${where}</p>${code(cfg)}`)}
+${configs.map(([name, where, cfg]) => html`<h3>${name}</h3><p>${where}</p>${command(cfg)}`)}
 </section>
 <section class="card" aria-labelledby="tools-h"><h2 id="tools-h">Tools</h2>
 <p>${tools.length} tools, all read-only (<code>readOnlyHint: true</code>, <code>openWorldHint: false</code>), as this server lists them in <code>tools/list</code>:</p>
-<div class="table-scroll" tabindex="0"><table><thead><tr><th scope="col">Tool</th><th scope="col">Arguments</th><th scope="col">When to use it</th></tr></thead>
+${scrollTable(
+    'MCP tools',
+    html`<table class="tools"><thead><tr><th scope="col">Tool</th><th scope="col">Arguments</th><th scope="col">When to use it</th></tr></thead>
 <tbody>${tools.map((t) => {
-    const props = (t.inputSchema.properties ?? {}) as Record<string, { description?: string }>;
-    const args = Object.entries(props);
-    return html`<tr><th scope="row"><code>${t.name}</code></th><td>${args.length ? html`<ul>${args.map(([n, p]) => html`<li><code>${n}</code>: ${p.description ?? ''}</li>`)}</ul>` : 'none'}</td><td>${t.description}</td></tr>`;
-  })}</tbody></table></div>
+      const props = (t.inputSchema.properties ?? {}) as Record<string, { description?: string }>;
+      const args = Object.entries(props);
+      return html`<tr><th scope="row"><code>${breakableName(t.name)}</code></th><td>${args.length ? html`<ul>${args.map(([n, p]) => html`<li><code>${n}</code>: ${p.description ?? ''}</li>`)}</ul>` : 'none'}</td><td>${t.description}</td></tr>`;
+    })}</tbody></table>`,
+  )}
 <p>Resources: <code>${ctx.baseUrl}/reviews.json</code>, <code>${ctx.baseUrl}/insights.json</code> and the template <code>review://{id}</code>.</p>
 </section>
 <section class="card" aria-labelledby="sess-h"><h2 id="sess-h">Sessions and errors</h2>
@@ -202,14 +184,19 @@ export function renderWebhooksPage(ctx: Ctx): Html {
   const body = html`<h1>WebSub: push on every change</h1>
 <p>Instead of polling, subscribe to a topic at the W3C WebSub hub <code>${u}/api/websub/hub</code>. Every time the reviews change, the hub POSTs the full new content of the topic to your HTTPS callback.</p>
 <section class="card" aria-labelledby="topics-h"><h2 id="topics-h">Topics</h2>
-<div class="table-scroll" tabindex="0"><table><thead><tr><th scope="col">Topic URL</th><th scope="col">Content-Type of deliveries</th></tr></thead><tbody>
+${scrollTable(
+    'WebSub topics',
+    html`<table><thead><tr><th scope="col">Topic URL</th><th scope="col">Content-Type of deliveries</th></tr></thead><tbody>
 <tr><td><code>${u}/feed.xml</code></td><td><code>application/atom+xml</code></td></tr>
 <tr><td><code>${u}/api/feed.json</code></td><td><code>application/json</code> (JSON Feed 1.1)</td></tr>
 <tr><td><code>${u}/reviews.json</code></td><td><code>application/json</code></td></tr>
-</tbody></table></div>
+</tbody></table>`,
+  )}
 <p>Each topic advertises the hub: <code>Link: &lt;${u}/api/websub/hub&gt;; rel="hub", &lt;topic&gt;; rel="self"</code>.</p></section>
 <section class="card" aria-labelledby="sub-h"><h2 id="sub-h">Subscribe</h2>
-${code(`curl -i ${u}/api/websub/hub \\\n  -d hub.mode=subscribe \\\n  -d hub.topic=${u}/reviews.json \\\n  -d hub.callback='https://subscriber.example/hook?user=42' \\\n  -d hub.lease_seconds=864000 \\\n  -d hub.secret=a-long-random-secret\n\nHTTP/1.1 202 Accepted\nContent-Type: text/plain; charset=utf-8\n\nAccepted: a subscribe verification request will be sent to the callback`)}
+${command(`curl -i ${u}/api/websub/hub \\\n  -d hub.mode=subscribe \\\n  -d hub.topic=${u}/reviews.json \\\n  -d hub.callback='https://subscriber.example/hook?user=42' \\\n  -d hub.lease_seconds=864000 \\\n  -d hub.secret=a-long-random-secret`)}
+<p>The answer:</p>
+${code(`HTTP/1.1 202 Accepted\nContent-Type: text/plain; charset=utf-8\n\nAccepted: a subscribe verification request will be sent to the callback`)}
 <p>Fields are form-encoded. <code>hub.callback</code> must be HTTPS; <code>hub.topic</code> one of the three topics; <code>hub.secret</code> shorter than 200 bytes. Bad requests get 400 with a plain-text reason led by its error code (<code>invalid_callback: …</code> for a control character in <code>hub.callback</code> or an address that is not public), other content types 415, too many requests, or too many subscriptions and pending requests per callback host, per client or in all, 429. The callback is kept in its normalised form.</p></section>
 <section class="card" aria-labelledby="ver-h"><h2 id="ver-h">Verification of intent</h2>
 <p>The hub then calls your callback (your own query string kept):</p>
@@ -222,7 +209,7 @@ ${code(`import { createHmac, timingSafeEqual } from 'node:crypto';\nconst expect
 <p>Acknowledge with any 2xx. Several changes before a delivery arrive as one delivery of the latest content.</p></section>
 <section class="card" aria-labelledby="local-h"><h2 id="local-h">Testing the hub locally over HTTPS</h2>
 <p>Callbacks must be HTTPS on public addresses, so a test on one machine needs two switches: <code>NODE_EXTRA_CA_CERTS</code> makes the service trust a throwaway test CA that signs the callback's certificate, and <code>HUB_ALLOW_PRIVATE_CALLBACKS=true</code> lets the hub call a loopback address (never set it in production). This script does the whole round trip: certificates, a callback, the service, a subscription, a change and its delivery. Run it from the repository (after <code>npm install</code>); it prints the verification and the delivery the callback received.</p>
-${code(LOCAL_HUB_SCRIPT)}
+${command(LOCAL_HUB_SCRIPT)}
 </section>
 <section class="card" aria-labelledby="rules-h"><h2 id="rules-h">Leases and failures</h2>
 <ul>

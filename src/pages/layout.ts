@@ -1,5 +1,6 @@
 /** The page shell shared by every HTML page. */
 import type { Business } from '../core/schema/business.js';
+import { assetUrl } from './assets.js';
 import { html, type Html } from './html.js';
 
 export interface PageMeta {
@@ -13,6 +14,8 @@ export interface PageMeta {
   noindex?: boolean;
   business: Business;
   head?: Html;
+  /** A page that needs the whole width (the API reference, with its contents beside it). */
+  wide?: boolean;
 }
 
 /** The page shell: landmarks, a skip link, navigation, feed discovery and our own stylesheet only. */
@@ -35,7 +38,8 @@ export function layout(meta: PageMeta, body: Html): Html {
 ${meta.canonical === null ? '' : html`<link rel="canonical" href="${meta.canonical ?? `${meta.baseUrl}${meta.path}`}">`}
 ${meta.noindex ? html`<meta name="robots" content="noindex">` : ''}
 <link rel="icon" href="/favicon.ico" sizes="16x16">
-<link rel="stylesheet" href="/assets/site.css">
+<link rel="stylesheet" href="${assetUrl('site.css')}">
+<script src="${assetUrl('copy.js')}" defer></script>
 <link rel="alternate" type="application/atom+xml" title="Reviews of ${meta.business.name} (Atom)" href="${meta.baseUrl}/feed.xml">
 <link rel="alternate" type="application/feed+json" title="Reviews of ${meta.business.name} (JSON Feed)" href="${meta.baseUrl}/api/feed.json">
 <link rel="alternate" type="text/plain" title="Guide for language models" href="${meta.baseUrl}/llms.txt">
@@ -47,7 +51,7 @@ ${meta.head}
 <a class="brand" href="/">${meta.business.name}</a>
 <nav aria-label="Site"><ul>${nav.map(([href, label]) => html`<li><a href="${href}"${href === meta.path ? html` aria-current="page"` : ''}>${label}</a></li>`)}</ul></nav>
 </div></header>
-<main id="main" class="wrap">
+<main id="main" class="wrap${meta.wide ? ' wide' : ''}">
 ${body}
 </main>
 <footer class="site"><div class="wrap">

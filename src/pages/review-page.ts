@@ -8,6 +8,7 @@ import { SearchQuerySchema, type SearchRequest } from '../core/schema/search.js'
 import type { Review } from '../core/schema/review.js';
 import type { Snapshot } from '../snapshot/snapshot.js';
 import { html, jsonScript, type Html } from './html.js';
+import { assetUrl } from './assets.js';
 import { layout } from './layout.js';
 
 export const PAGE_SIZE = 20;
@@ -299,7 +300,7 @@ ${ins.entities.services.length ? html`<section class="card" aria-labelledby="svc
 <div class="grid">
 ${businessCard(b)}
 </div>
-<script src="/assets/reviews.js" defer></script>`;
+<script src="${assetUrl('reviews.js')}" defer></script>`;
 
   return layout(
     {

@@ -1,4 +1,5 @@
 /** The review widget's server side: the data it shows (/embed.json), the iframe page (/embed) and the builder (/developers/widget). */
+import { assetUrl } from './assets.js';
 import { pct } from '../core/insights/numbers.js';
 import { aggregateRating, publishReview, verifiedCount } from '../core/reviews.js';
 import { matchingReviews, searchReviews } from '../core/search.js';
@@ -93,7 +94,7 @@ export function renderEmbedPage(o: WidgetOptions, business: Business): Html {
 <base target="_blank">
 <style>html,body{margin:0;background:transparent}body{padding:1px}</style>
 <script type="module" src="/widget.js"></script>
-<script type="module" src="/assets/embed.js"></script>
+<script type="module" src="${assetUrl('embed.js')}"></script>
 </head>
 <body>
 <main><reviewcast-reviews${attrs.map(([k, v]) => html` ${k}="${v}"`)}></reviewcast-reviews></main>
@@ -200,7 +201,7 @@ ${code('snippet-theme', `reviewcast-reviews { --rc-accent: #7a1f5c; --rc-font-fa
 <section class="card" aria-labelledby="honest-h"><h2 id="honest-h">What the widget claims</h2>
 <p>The average, the count, the verified count, the histogram and what customers mention are always those of every review in scope (all reviews, or those of one <code>source</code>, <code>technician</code> or <code>service</code>, which the widget names). <code>min-rating</code> and <code>with-text</code> only choose which reviews the carousel and list show, and the widget says so: "Showing 4-star and higher reviews (250 of 320 reviews)."</p>
 </section>
-<script src="/assets/widget-builder.js"></script>
+<script src="${assetUrl('widget-builder.js')}"></script>
 <script type="module" src="/widget.js"></script>`;
   return layout({ title: `Review widget · ${b.name}`, description: `Embed the reviews of ${b.name} on your own website.`, baseUrl, path: '/developers/widget', business: b }, body);
 }

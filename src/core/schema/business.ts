@@ -7,7 +7,7 @@ const AddressSchema = z
     street_address: z.string().max(200).optional().describe('Street and number'),
     locality: z.string().max(100).optional().describe('City or town'),
     region: z.string().max(100).optional().describe('State, province or county'),
-    postal_code: z.string().max(20).optional(),
+    postal_code: z.string().max(20).optional().describe('Postal or ZIP code'),
     country: z.string().max(100).optional().describe('Country name or ISO 3166-1 code'),
   })
   .strict()
@@ -15,8 +15,8 @@ const AddressSchema = z
 
 const GeoSchema = z
   .object({
-    latitude: z.number().min(-90).max(90),
-    longitude: z.number().min(-180).max(180),
+    latitude: z.number().min(-90).max(90).describe('Degrees north (negative: south)'),
+    longitude: z.number().min(-180).max(180).describe('Degrees east (negative: west)'),
   })
   .strict()
   .meta({ id: 'Geo', description: 'WGS 84 coordinates' });
@@ -55,7 +55,7 @@ const TechnicianSchema = z
 const CustomAspectSchema = z
   .object({
     id: Slug.describe('New aspect id (must not be a built-in one)'),
-    label: z.string().min(1).max(100),
+    label: z.string().min(1).max(100).describe('Display name of the aspect'),
     cues: z.array(z.string().min(1).max(100)).min(1).describe('Words that mention the aspect'),
     positive: z.array(z.string().min(1).max(100)).default([]).describe('Phrases that praise it'),
     negative: z.array(z.string().min(1).max(100)).default([]).describe('Phrases that criticise it'),
@@ -66,16 +66,16 @@ const CustomAspectSchema = z
 export const BusinessSchema = z
   .object({
     name: z.string().trim().min(1).max(200).describe('Business name'),
-    description: z.string().max(2000).optional(),
+    description: z.string().max(2000).optional().describe('What the business does, in a sentence or two'),
     url: WebUrl.optional().describe("The business's own website"),
-    telephone: z.string().max(40).optional(),
-    email: z.email().optional(),
-    address: AddressSchema.optional(),
-    geo: GeoSchema.optional(),
-    opening_hours: z.array(OpeningHoursSchema).optional(),
+    telephone: z.string().max(40).optional().describe('Public phone number, as it should be shown'),
+    email: z.email().optional().describe('Public contact e-mail address'),
+    address: AddressSchema.optional().describe('Postal address'),
+    geo: GeoSchema.optional().describe('Location on the map'),
+    opening_hours: z.array(OpeningHoursSchema).optional().describe('Opening hours, one rule per set of days'),
     service_areas: z.array(z.string().min(1).max(100)).default([]).describe('Towns and districts served'),
-    services: z.array(ServiceSchema).default([]),
-    technicians: z.array(TechnicianSchema).default([]),
+    services: z.array(ServiceSchema).default([]).describe('Services offered; insights count the reviews that mention each'),
+    technicians: z.array(TechnicianSchema).default([]).describe('Staff customers may name; insights count the reviews that mention each'),
     custom_aspects: z.array(CustomAspectSchema).optional().describe('Aspects added to the built-in taxonomy for insights'),
     schema_org_type: z
       .string()

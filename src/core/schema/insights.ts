@@ -5,23 +5,25 @@ import { IsoDate } from './common.js';
 const Pct = z.number().min(0).max(100).describe('Percentage, one decimal');
 const Score = z.number().min(-1).max(1).describe('-1 (all negative) .. 1 (all positive)');
 const Ids = z.array(z.string()).describe('Ids of reviews that show it (newest first, at most 5)');
-const Polarity = z.enum(['positive', 'neutral', 'negative']);
+const Polarity = z.enum(['positive', 'neutral', 'negative']).describe('Positive, neutral or negative');
+const Count = (what: string) => z.int().min(0).describe(what);
+const Phrases = z.array(z.string()).describe('Most frequent words that carried the judgement');
 
 const SentimentCountsSchema = z
-  .object({ score: Score, positive: z.int().min(0), neutral: z.int().min(0), negative: z.int().min(0) })
+  .object({ score: Score, positive: Count('Positive ones'), neutral: Count('Neutral ones'), negative: Count('Negative ones') })
   .meta({ id: 'SentimentCounts', description: 'How the reviews (or mentions) split by polarity' });
 
 export const AspectEntrySchema = z
   .object({
     id: z.string().describe('Taxonomy id, e.g. punctuality'),
-    label: z.string(),
+    label: z.string().describe('Display name, e.g. Punctuality'),
     mention_count: z.int().min(0).describe('Reviews that mention the aspect'),
-    positive_count: z.int().min(0),
-    neutral_count: z.int().min(0),
-    negative_count: z.int().min(0),
+    positive_count: Count('Mentions judged positive'),
+    neutral_count: Count('Mentions judged neutral'),
+    negative_count: Count('Mentions judged negative'),
     positive_pct: Pct,
     score: Score.describe('(positive - negative) / mentions'),
-    top_phrases: z.array(z.string()).describe('Most frequent words that carried the judgement'),
+    top_phrases: Phrases,
     example_review_ids: Ids,
   })
   .meta({ id: 'AspectEntry', description: 'Sentiment about one aspect of the service' });
@@ -30,61 +32,71 @@ export type AspectEntry = z.infer<typeof AspectEntrySchema>;
 const EntityStats = {
   mention_count: z.int().min(0).describe('Reviews that name it'),
   average_rating: z.number().min(1).max(5).nullable().describe('Mean star rating of those reviews'),
-  sentiment: SentimentCountsSchema,
-  top_phrases: z.array(z.string()),
+  sentiment: SentimentCountsSchema.describe('How those reviews split by polarity'),
+  top_phrases: Phrases,
   example_review_ids: Ids,
 };
 
 export const TechnicianEntitySchema = z
   .object({
-    name: z.string(),
-    aliases: z.array(z.string()),
+    name: z.string().describe('Name as on the roster (or as found in reviews)'),
+    aliases: z.array(z.string()).describe('Other names that count as this technician'),
     on_roster: z.boolean().describe('False for names found only in reviews'),
     ...EntityStats,
   })
-  .meta({ id: 'TechnicianEntity' });
-export const ServiceEntitySchema = z.object({ id: z.string(), label: z.string(), ...EntityStats }).meta({ id: 'ServiceEntity' });
-const ProblemEntitySchema = z.object({ id: z.string(), label: z.string(), ...EntityStats }).meta({ id: 'ProblemEntity' });
+  .meta({ id: 'TechnicianEntity', description: 'A technician customers name, and what they say about them' });
+export const ServiceEntitySchema = z
+  .object({ id: z.string().describe('Service id from the business profile'), label: z.string().describe('Display name'), ...EntityStats })
+  .meta({ id: 'ServiceEntity', description: 'A service customers mention, and what they say about it' });
+const ProblemEntitySchema = z
+  .object({ id: z.string().describe('Problem id, e.g. no_heat'), label: z.string().describe('Display name'), ...EntityStats })
+  .meta({ id: 'ProblemEntity', description: 'A problem customers called about' });
 const AreaEntitySchema = z
-  .object({ name: z.string(), mention_count: z.int().min(0), example_review_ids: Ids })
-  .meta({ id: 'ServiceAreaEntity' });
+  .object({ name: z.string().describe('Town or district from service_areas'), mention_count: Count('Reviews that name it'), example_review_ids: Ids })
+  .meta({ id: 'ServiceAreaEntity', description: 'A served area customers name' });
 
 const TopicSchema = z
-  .object({ label: z.string(), review_count: z.int().min(0), sentiment: SentimentCountsSchema, example_review_ids: Ids })
+  .object({
+    label: z.string().describe('The phrase'),
+    review_count: Count('Reviews that use it'),
+    sentiment: SentimentCountsSchema.describe('How those reviews split by polarity'),
+    example_review_ids: Ids,
+  })
   .meta({ id: 'Topic', description: 'A recurring phrase across reviews' });
 
 const MonthSchema = z
   .object({
-    month: z.string().regex(/^\d{4}-\d{2}$/),
-    review_count: z.int().min(0),
-    average_rating: z.number().nullable(),
+    month: z.string().regex(/^\d{4}-\d{2}$/).describe('Calendar month, YYYY-MM'),
+    review_count: Count('Reviews dated in the month'),
+    average_rating: z.number().nullable().describe('Mean star rating of those reviews; null with none'),
     sentiment_score: Score,
   })
-  .meta({ id: 'MonthlyFigures' });
+  .meta({ id: 'MonthlyFigures', description: 'Figures for one calendar month' });
 
 const TrendSchema = z
   .object({
-    direction: z.enum(['improving', 'stable', 'declining', 'insufficient_data']),
+    direction: z.enum(['improving', 'stable', 'declining', 'insufficient_data']).describe('Where the mean rating is heading'),
     rule: z.string().describe('How direction was decided'),
-    recent_average_rating: z.number().nullable(),
-    previous_average_rating: z.number().nullable(),
-    recent_review_count: z.int().min(0),
-    previous_review_count: z.int().min(0),
+    recent_average_rating: z.number().nullable().describe('Mean rating of the recent period; null with no reviews in it'),
+    previous_average_rating: z.number().nullable().describe('Mean rating of the period before; null with no reviews in it'),
+    recent_review_count: Count('Reviews in the recent period'),
+    previous_review_count: Count('Reviews in the period before'),
   })
-  .meta({ id: 'Trend' });
+  .meta({ id: 'Trend', description: 'Recent ratings against those before them' });
 
 export const PerReviewSchema = z
   .object({
-    sentiment: Polarity,
+    sentiment: Polarity.describe('Polarity of the review as a whole'),
     score: Score,
-    /** From the text; rating-only reviews take their polarity from the stars. */
-    basis: z.enum(['text', 'rating']),
-    aspects: z.array(z.object({ aspect: z.string(), polarity: Polarity, phrases: z.array(z.string()) })),
-    technicians: z.array(z.string()),
-    services: z.array(z.string()),
-    problems: z.array(z.string()),
+    basis: z.enum(['text', 'rating']).describe('text: judged from the text; rating: a rating-only review, judged from its stars'),
+    aspects: z
+      .array(z.object({ aspect: z.string().describe('Aspect id'), polarity: Polarity, phrases: z.array(z.string()).describe('Words that carried the judgement') }))
+      .describe('Each aspect the review mentions and how it judges it'),
+    technicians: z.array(z.string()).describe('Technicians it names'),
+    services: z.array(z.string()).describe('Service ids it mentions'),
+    problems: z.array(z.string()).describe('Problem ids it mentions'),
   })
-  .meta({ id: 'PerReviewAnalysis' });
+  .meta({ id: 'PerReviewAnalysis', description: 'The analysis of one review' });
 export type PerReview = z.infer<typeof PerReviewSchema>;
 
 export const AspectEvidenceSchema = z
@@ -98,11 +110,17 @@ export const AspectEvidenceSchema = z
 export type AspectEvidence = z.infer<typeof AspectEvidenceSchema>;
 
 export const FaqEntrySchema = z
-  .object({ id: z.string(), question: z.string(), answer: z.string(), review_ids: Ids })
+  .object({ id: z.string().describe('Stable question id'), question: z.string().describe('The question'), answer: z.string().describe('The answer, from the figures'), review_ids: Ids })
   .meta({ id: 'FaqEntry', description: 'A question a prospective customer asks, answered from the figures' });
 
 export const PullQuoteSchema = z
-  .object({ text: z.string(), review_id: z.string(), author: z.string(), rating: z.int(), date: IsoDate })
+  .object({
+    text: z.string().describe('The quoted sentence'),
+    review_id: z.string().describe('Id of the review it comes from'),
+    author: z.string().describe('Author of that review'),
+    rating: z.int().describe('Star rating of that review'),
+    date: IsoDate.describe('Date of that review'),
+  })
   .meta({ id: 'PullQuote', description: 'A sentence quoted verbatim from a review' });
 
 export const InsightsSchema = z
@@ -110,22 +128,31 @@ export const InsightsSchema = z
     version: z.int().describe('Bumped when the aspect taxonomy changes'),
     generated_at: z.string().describe('ISO 8601: when the data these insights reflect last changed'),
     model: z.string().describe('What produced the analysis (local and deterministic; no hosted model)'),
-    review_count: z.int().min(0),
-    date_range: z.object({ earliest: IsoDate, latest: IsoDate }).nullable(),
-    overall_sentiment: z.object({ score: Score, positive_pct: Pct, neutral_pct: Pct, negative_pct: Pct }),
-    aspects: z.array(AspectEntrySchema),
-    entities: z.object({
-      technicians: z.array(TechnicianEntitySchema),
-      services: z.array(ServiceEntitySchema),
-      problems: z.array(ProblemEntitySchema),
-      service_areas: z.array(AreaEntitySchema),
-    }),
-    topics: z.array(TopicSchema),
-    temporal: z.object({ monthly: z.array(MonthSchema), trend: TrendSchema }),
-    per_review: z.record(z.string(), PerReviewSchema),
-    faq: z.array(FaqEntrySchema),
+    review_count: Count('Reviews analysed (all published reviews)'),
+    date_range: z
+      .object({ earliest: IsoDate.describe('Date of the oldest review'), latest: IsoDate.describe('Date of the newest review') })
+      .nullable()
+      .describe('Dates of the oldest and newest review; null with no reviews'),
+    overall_sentiment: z
+      .object({ score: Score, positive_pct: Pct, neutral_pct: Pct, negative_pct: Pct })
+      .describe('How all reviews split by polarity'),
+    aspects: z.array(AspectEntrySchema).describe('Each aspect of the service that reviews mention, most mentioned first'),
+    entities: z
+      .object({
+        technicians: z.array(TechnicianEntitySchema).describe('Technicians customers name'),
+        services: z.array(ServiceEntitySchema).describe('Services customers mention'),
+        problems: z.array(ProblemEntitySchema).describe('Problems customers called about'),
+        service_areas: z.array(AreaEntitySchema).describe('Served areas customers name'),
+      })
+      .describe('Technicians, services, problems and areas the reviews name'),
+    topics: z.array(TopicSchema).describe('Recurring phrases across reviews'),
+    temporal: z
+      .object({ monthly: z.array(MonthSchema).describe('One entry per month, oldest first'), trend: TrendSchema.describe('Where the ratings are heading') })
+      .describe('Figures over time'),
+    per_review: z.record(z.string(), PerReviewSchema).describe('The analysis of each review, by review id'),
+    faq: z.array(FaqEntrySchema).describe('Questions prospective customers ask, answered from the figures'),
     summary: z.string().nullable().describe('Editorial prose made from the figures; null with no reviews'),
-    pull_quote: PullQuoteSchema.nullable(),
+    pull_quote: PullQuoteSchema.nullable().describe('A sentence quoted verbatim from a review; null when no review has one to quote'),
   })
   .meta({ id: 'Insights', description: 'Aspect-based sentiment insights over all reviews, as served at /insights.json' });
 export type Insights = z.infer<typeof InsightsSchema>;

@@ -41,3 +41,24 @@ export function jsonSchemaOf(schema: z.ZodType, io: 'input' | 'output' = 'output
 export function objectJsonSchemaOf(schema: z.ZodObject, io: 'input' | 'output' = 'output'): Record<string, unknown> {
   return jsonSchemaOf(z.object(schema.shape), io);
 }
+
+/**
+ * Gives every `anyOf` without a `type` the union of its branches' types, and every type-less
+ * `allOf` branch of a string (zod's form for several patterns) `type: "string"`. JSON Schema
+ * needs neither, but Scalar's strict schema model rejects a schema without a type ("Expected
+ * union value"); the added types say nothing the branches do not. `$ref`s are looked up in `components`.
+ */
+export function typedUnions(node: unknown, components: Record<string, { type?: unknown }>): void {
+  if (Array.isArray(node)) {
+    for (const item of node) typedUnions(item, components);
+    return;
+  }
+  if (typeof node !== 'object' || node === null) return;
+  const schema = node as Record<string, unknown>;
+  for (const value of Object.values(schema)) typedUnions(value, components);
+  if (Array.isArray(schema.anyOf) && schema.type === undefined) {
+    const types = (schema.anyOf as { type?: unknown; $ref?: string }[]).map((b) => (b.$ref ? components[b.$ref.split('/').pop()!]?.type : b.type));
+    if (types.every((t) => typeof t === 'string')) schema.type = [...new Set(types as string[])];
+  }
+  if (schema.type === 'string' && Array.isArray(schema.allOf)) for (const branch of schema.allOf as Record<string, unknown>[]) branch.type ??= 'string';
+}
