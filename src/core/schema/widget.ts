@@ -61,7 +61,9 @@ const Count = z.int().min(0);
 
 export const WidgetDataSchema = z
   .object({
-    business: z.object({ name: z.string(), url: z.url().describe('The review page, filtered to the technician or service when one is given') }),
+    business: z
+      .object({ name: z.string().describe("The business's name"), url: z.url().describe('The review page, filtered to the technician or service when one is given') })
+      .describe('Whose reviews these are, and where to read them all'),
     rating: z
       .object({
         rating_value: z.number().min(1).max(5).nullable().describe('Mean star rating, two decimals; null with no reviews'),
