@@ -9,7 +9,7 @@ import pg from 'pg';
 import { postgresMigrations } from '../src/store/postgres/migrations.js';
 import { sqliteMigrations } from '../src/store/sqlite/migrations.js';
 import { eventually, freshDatabase, openTestStore, recordingLogger, runCli, startTestService, TEST_STORE, type TestService } from './helpers.js';
-import { CallbackServer, hubPost, makeTestCa, type TestCa } from './websub-helpers.js';
+import { CallbackServer, hubPost, makeTestCa, TEST_HUB, type TestCa } from './websub-helpers.js';
 
 let ca: TestCa;
 let cb: CallbackServer;
@@ -18,8 +18,6 @@ before(async () => {
   cb = await CallbackServer.start(ca);
 });
 after(() => cb.close());
-
-const TEST_HUB = { allowPrivateCallbacks: true, retryDelaysMs: [30, 30], pollMs: 20 };
 
 function service(hub: Record<string, unknown> = {}, extra: Parameters<typeof startTestService>[0] = {}): Promise<TestService> {
   return startTestService({ business: BUSINESS, reviews: REVIEWS.slice(0, 2), hub: { ...TEST_HUB, ca: [ca.caCert], ...hub }, ...extra });

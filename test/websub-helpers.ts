@@ -2,6 +2,9 @@ import { createServer, type Server } from 'node:https';
 import type { IncomingHttpHeaders } from 'node:http';
 import { generate } from 'selfsigned';
 
+/** Hub settings for tests: loopback callbacks allowed, retries and polling fast enough to wait for. */
+export const TEST_HUB = { allowPrivateCallbacks: true, retryDelaysMs: [30, 30], pollMs: 20 };
+
 export interface TestCa {
   caCert: string;
   key: string;

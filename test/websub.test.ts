@@ -7,7 +7,7 @@ import { Snapshot } from '../src/snapshot/snapshot.js';
 import { addressAllowed } from '../src/websub/address-guard.js';
 import { BUSINESS, REVIEWS } from './fixtures/data.js';
 import { eventually, freshDatabase, openTestStore, runCli, startTestService, tempDir, type TestService } from './helpers.js';
-import { CallbackServer, echoChallenge, hubPost, makeTestCa, type TestCa } from './websub-helpers.js';
+import { CallbackServer, echoChallenge, hubPost, makeTestCa, TEST_HUB, type TestCa } from './websub-helpers.js';
 
 let ca: TestCa;
 let cb: CallbackServer;
@@ -16,8 +16,6 @@ before(async () => {
   cb = await CallbackServer.start(ca);
 });
 after(() => cb.close());
-
-const TEST_HUB = { allowPrivateCallbacks: true, retryDelaysMs: [30, 30], pollMs: 20 };
 
 async function service(hub: Record<string, unknown> = {}, reviews = REVIEWS.slice(0, 4)): Promise<TestService> {
   return startTestService({ business: BUSINESS, reviews, hub: { ...TEST_HUB, ca: [ca.caCert], ...hub } });
