@@ -62,8 +62,14 @@ function valueFor(schema: Json): fc.Arbitrary<string> {
   return fc.oneof(fc.constantFrom('on time', 'Al', 'ac_repair', 'drain', 'AC'), fc.string({ minLength: 1, maxLength: 30 }));
 }
 
-/** Percent-encodes, except sometimes: raw odd bytes test the server's own decoding. */
-const encode = (s: string, raw: boolean) => (raw ? s.replace(/[\s#?&/]/g, encodeURIComponent) : encodeURIComponent(s));
+/**
+ * Percent-encodes, except sometimes: raw odd bytes test the server's own decoding. A backslash is
+ * always encoded: the client's URL parser would turn it into a slash, another path than the one meant.
+ */
+const encode = (s: string, raw: boolean) => (raw ? s.replace(/[\s#?&/\\]/g, encodeURIComponent) : encodeURIComponent(s));
+
+/** A path segment that is not a dot segment: the client's URL parser drops "." and ".." (even encoded), which would ask for another path. */
+const notDotSegment = (segment: string) => (/^(?:\.|%2e){1,2}$/i.test(segment) ? `${segment}~` : segment);
 
 function queryArb(op: OpDoc): fc.Arbitrary<string> {
   const params = op.parameters.filter((p) => p.in === 'query');
@@ -84,7 +90,7 @@ function pathArb(op: OpDoc): fc.Arbitrary<string> {
   const params = op.parameters.filter((p) => p.in === 'path');
   if (params.length === 0) return fc.constant(op.path);
   return fc.tuple(...params.map((p) => fc.tuple(fc.constant(p.name), fc.oneof(valueFor(p.schema), oddText), fc.boolean()))).map((vals) =>
-    vals.reduce((path, [name, v, raw]) => path.replace(`{${name}}`, encode(v, raw) || '%20'), op.path),
+    vals.reduce((path, [name, v, raw]) => path.replace(`{${name}}`, notDotSegment(encode(v, raw) || '%20')), op.path),
   );
 }
 
