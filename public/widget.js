@@ -8,28 +8,28 @@ const FLAGS = ['with-text', 'live'];
 const T = {
   en: {
     reviews: ['{n} review', '{n} reviews'], verified: '{n} verified', rated: 'Rated {v} out of 5', stars: '{n} out of 5 stars', title: 'Customer reviews',
-    summary: 'What customers say', mention: 'What customers mention', positive: '{p}% positive', of: '{n} mentions', more: 'More reviews', all: 'See all reviews',
+    summary: 'What customers say', mention: 'What customers mention: % positive', positive: '{p}% positive', of: '{n} mentions', more: 'More reviews', all: 'See all reviews',
     prev: 'Previous review', next: 'Next review', pause: 'Stop rotating', play: 'Rotate', slide: '{i} of {n}', min: 'Showing {s}-star and higher reviews',
     text: 'Showing reviews with written text', notext: 'Showing rating-only reviews', shown: '{a} of {b} reviews', src: 'on {s}', who: 'mentioning {s}',
     none: 'No reviews to show.', site: 'this website', error: 'Reviews could not be loaded.', only: 'Rating only, no written review.', mark: 'Verified', star: '{n} star', starN: '{n} stars',
   },
   de: {
     reviews: ['{n} Bewertung', '{n} Bewertungen'], verified: '{n} verifiziert', rated: 'Bewertet mit {v} von 5', stars: '{n} von 5 Sternen', title: 'Kundenbewertungen',
-    summary: 'Was Kunden sagen', mention: 'Was Kunden erwähnen', positive: '{p} % positiv', of: '{n} Erwähnungen', more: 'Weitere Bewertungen', all: 'Alle Bewertungen',
+    summary: 'Was Kunden sagen', mention: 'Was Kunden erwähnen: % positiv', positive: '{p} % positiv', of: '{n} Erwähnungen', more: 'Weitere Bewertungen', all: 'Alle Bewertungen',
     prev: 'Vorherige Bewertung', next: 'Nächste Bewertung', pause: 'Anhalten', play: 'Abspielen', slide: '{i} von {n}', min: 'Es werden Bewertungen ab {s} Sternen gezeigt',
     text: 'Es werden Bewertungen mit Text gezeigt', notext: 'Es werden Bewertungen ohne Text gezeigt', shown: '{a} von {b} Bewertungen', src: 'auf {s}', who: 'die {s} nennen',
     none: 'Keine Bewertungen.', site: 'dieser Website', error: 'Bewertungen konnten nicht geladen werden.', only: 'Nur Sterne, kein Text.', mark: 'Verifiziert', star: '{n} Stern', starN: '{n} Sterne',
   },
   fr: {
     reviews: ['{n} avis', '{n} avis'], verified: '{n} vérifiés', rated: 'Noté {v} sur 5', stars: '{n} sur 5 étoiles', title: 'Avis clients',
-    summary: 'Ce que disent les clients', mention: 'Ce que les clients mentionnent', positive: '{p} % positifs', of: '{n} mentions', more: "Plus d'avis", all: 'Voir tous les avis',
+    summary: 'Ce que disent les clients', mention: 'Ce que les clients mentionnent : % positifs', positive: '{p} % positifs', of: '{n} mentions', more: "Plus d'avis", all: 'Voir tous les avis',
     prev: 'Avis précédent', next: 'Avis suivant', pause: 'Arrêter', play: 'Lire', slide: '{i} sur {n}', min: 'Avis de {s} étoiles et plus uniquement',
     text: 'Avis avec texte uniquement', notext: 'Avis sans texte uniquement', shown: '{a} avis sur {b}', src: 'sur {s}', who: 'mentionnant {s}',
     none: 'Aucun avis à afficher.', site: 'ce site', error: "Les avis n'ont pas pu être chargés.", only: 'Note seule, sans texte.', mark: 'Vérifié', star: '{n} étoile', starN: '{n} étoiles',
   },
   es: {
     reviews: ['{n} reseña', '{n} reseñas'], verified: '{n} verificadas', rated: 'Valorado con {v} de 5', stars: '{n} de 5 estrellas', title: 'Opiniones de clientes',
-    summary: 'Lo que dicen los clientes', mention: 'Lo que mencionan los clientes', positive: '{p} % positivas', of: '{n} menciones', more: 'Más reseñas', all: 'Ver todas las reseñas',
+    summary: 'Lo que dicen los clientes', mention: 'Lo que mencionan los clientes: % positivas', positive: '{p} % positivas', of: '{n} menciones', more: 'Más reseñas', all: 'Ver todas las reseñas',
     prev: 'Reseña anterior', next: 'Reseña siguiente', pause: 'Detener', play: 'Reproducir', slide: '{i} de {n}', min: 'Se muestran reseñas de {s} estrellas o más',
     text: 'Se muestran reseñas con texto', notext: 'Se muestran reseñas sin texto', shown: '{a} de {b} reseñas', src: 'en {s}', who: 'que mencionan a {s}',
     none: 'No hay reseñas.', site: 'este sitio web', error: 'No se pudieron cargar las reseñas.', only: 'Solo valoración, sin texto.', mark: 'Verificada', star: '{n} estrella', starN: '{n} estrellas',
