@@ -6,6 +6,7 @@ import { Validator } from '@seriousme/openapi-schema-validator';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { ERROR_CATALOGUE } from '../src/http/errors.js';
+import { toolList } from '../src/mcp/mcp-server.js';
 import { readFileSync } from 'node:fs';
 import { BUSINESS, REVIEWS } from './fixtures/data.js';
 import { ROOT, startTestService, type TestService } from './helpers.js';
@@ -224,7 +225,18 @@ describe('GET /.well-known/openapi.json', () => {
       }
     }
     assert.ok(examples >= 2);
-    const arrays = JSON.stringify(doc).match(/"type":\[[^\]]*"null"[^\]]*\]/g);
-    assert.equal(arrays, null, 'nullable fields are anyOf, not type arrays');
+    // Nullables are anyOf with a null branch. MCP clients flag type arrays as less portable, so the
+    // tool schemas have none; in the OpenAPI document a type array only repeats, beside its anyOf,
+    // the branches' types (Scalar's schema model wants a type on every schema).
+    assert.equal(JSON.stringify(toolList()).match(/"type":\[/g), null, 'MCP tool schemas: nullable fields are anyOf, not type arrays');
+    const typeArrays: unknown[] = [];
+    const walk = (node: unknown): void => {
+      if (typeof node !== 'object' || node === null) return;
+      const schema = node as { type?: unknown; anyOf?: { type?: unknown; $ref?: string }[] };
+      if (Array.isArray(schema.type) && schema.type.includes('null') && !schema.anyOf?.some((b) => b.type === 'null')) typeArrays.push(node);
+      for (const value of Object.values(node)) walk(value);
+    };
+    walk(doc);
+    assert.deepEqual(typeArrays, [], 'OpenAPI: nullable fields are anyOf; a type array only beside one');
   });
 });
