@@ -78,36 +78,20 @@ export class Metrics implements HubMetrics {
   /** Reports the body caches and compression queue, read at each scrape. */
   watchCaches(read: () => CacheFigures): void {
     const caches = ['documents', 'answers'] as const;
-    new Gauge({
-      name: 'reviewcast_cache_bytes',
-      help: 'Bytes held by each body cache (documents: CACHE_DOCUMENT_MB; answers: CACHE_ANSWER_MB)',
-      labelNames: ['cache'] as const,
-      registers: [this.registry],
-      collect() {
-        const f = read();
-        for (const c of caches) this.set({ cache: c }, f[c].bytes);
-      },
-    });
-    new Gauge({
-      name: 'reviewcast_cache_max_bytes',
-      help: 'The budget of each body cache in bytes',
-      labelNames: ['cache'] as const,
-      registers: [this.registry],
-      collect() {
-        const f = read();
-        for (const c of caches) this.set({ cache: c }, f[c].maxBytes);
-      },
-    });
-    new Gauge({
-      name: 'reviewcast_cache_entries',
-      help: 'Bodies held by each body cache',
-      labelNames: ['cache'] as const,
-      registers: [this.registry],
-      collect() {
-        const f = read();
-        for (const c of caches) this.set({ cache: c }, f[c].entries);
-      },
-    });
+    const perCache = (name: string, help: string, figure: (c: CacheFigures['documents']) => number) =>
+      new Gauge({
+        name,
+        help,
+        labelNames: ['cache'] as const,
+        registers: [this.registry],
+        collect() {
+          const f = read();
+          for (const c of caches) this.set({ cache: c }, figure(f[c]));
+        },
+      });
+    perCache('reviewcast_cache_bytes', 'Bytes held by each body cache (documents: CACHE_DOCUMENT_MB; answers: CACHE_ANSWER_MB)', (c) => c.bytes);
+    perCache('reviewcast_cache_max_bytes', 'The budget of each body cache in bytes', (c) => c.maxBytes);
+    perCache('reviewcast_cache_entries', 'Bodies held by each body cache', (c) => c.entries);
     new Gauge({
       name: 'reviewcast_compressions_pending',
       help: 'Large bodies being compressed off the event loop or waiting for a slot (COMPRESS_CONCURRENCY)',
