@@ -18,6 +18,18 @@
   const DATE = new Intl.DateTimeFormat('en-US', { month: 'short', day: 'numeric', year: 'numeric', timeZone: 'UTC' });
   const NUMBER = new Intl.NumberFormat('en-US');
   const API_NAMES = { technician: 'mentions_technician', service: 'mentions_service' };
+  // What each filter is called on the page and what to put in it (FILTER_HELP in review-page.ts).
+  const FILTER_HELP = {
+    rating: ['Stars', 'choose 1 to 5 stars'],
+    since: ['From', 'enter a date such as 2026-03-05'],
+    until: ['To', 'enter a date such as 2026-03-05, not before From'],
+    query: ['Text', 'enter up to 200 characters'],
+    mentions_technician: ['Technician', 'choose a name from the list'],
+    mentions_service: ['Service', 'choose a service from the list'],
+    with_text: ['With text only', 'tick or clear the box'],
+    with_reply: ['With owner reply', 'tick or clear the box'],
+    sort: ['Sort', 'choose an order from the list'],
+  };
 
   let inFlight = null;
   let timer = 0;
@@ -29,6 +41,18 @@
   const sourceName = (s) => SOURCE_NAMES[s] || s.charAt(0).toUpperCase() + s.slice(1);
   const stars = (n) => '★'.repeat(n) + '☆'.repeat(5 - n);
   const isFiltered = (p) => [...p.keys()].some((k) => k !== 'sort');
+
+  /** The text with each case-insensitive occurrence of the searched text in <mark> (as the server marks it). */
+  function highlighted(text, query) {
+    const p = el('p');
+    if (!query) {
+      p.textContent = text;
+      return p;
+    }
+    const parts = text.split(new RegExp(`(${query.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')})`, 'giu'));
+    parts.forEach((part, i) => p.append(i % 2 ? el('mark', {}, part) : part));
+    return p;
+  }
 
   function statusText(matched, filtered, first, last, sort) {
     if (matched === 0) return filtered ? 'No reviews match these filters.' : 'No reviews yet.';
@@ -52,7 +76,7 @@
     return e;
   }
 
-  function card(r) {
+  function card(r, query) {
     const li = el('li');
     const art = el('article', { class: 'review card', tabindex: '-1', 'aria-label': `Review by ${r.author}` });
     const head = el('header');
@@ -64,7 +88,7 @@
     if (r.verified) head.append(el('span', { class: 'badge verified' }, 'Verified'));
     head.append(r.source_url ? el('a', { href: r.source_url, rel: 'nofollow noopener' }, `on ${sourceName(r.source)}`) : el('span', { class: 'muted' }, `on ${sourceName(r.source)}`));
     art.append(head);
-    art.append(el('p', r.text ? {} : { class: 'muted' }, r.text ?? 'Rating only, no written review.'));
+    art.append(r.text ? highlighted(r.text, query) : el('p', { class: 'muted' }, 'Rating only, no written review.'));
     if (r.owner_reply) {
       const reply = el('div', { class: 'reply' });
       reply.append(el('strong', {}, `Reply from ${business}`), ' ', el('time', { datetime: r.owner_reply.date }, readableDate(r.owner_reply.date)));
@@ -91,7 +115,9 @@
   }
 
   function problem(res, body) {
-    return res.status === 400 && body.issues ? `Please check the filters: ${body.issues.map((i) => i.message).join('; ')}` : 'Could not load reviews; please try again.';
+    if (res.status !== 400 || !body.issues) return 'Could not load reviews; please try again.';
+    const named = [...new Set(body.issues.map((i) => FILTER_HELP[i.parameter]).filter(Boolean).map(([label, hint]) => `${label} (${hint})`))];
+    return named.length ? `These filters could not be used: ${named.join('; ')}.` : 'These filters could not be used; please change or clear them.';
   }
 
   function drawPager() {
@@ -124,7 +150,7 @@
       return;
     }
     state = { params: p, matched: body.matched, shown: body.returned, cursor: body.next_cursor };
-    list.replaceChildren(...body.reviews.map(card));
+    list.replaceChildren(...body.reviews.map((r) => card(r, p.get('query'))));
     drawStatus();
     drawPager();
     const url = p.toString() ? `/?${p}` : '/';
@@ -140,7 +166,7 @@
       status.textContent = problem(res, body);
       return;
     }
-    const cards = body.reviews.map(card);
+    const cards = body.reviews.map((r) => card(r, state.params.get('query')));
     list.append(...cards);
     state = { ...state, matched: body.matched, shown: state.shown + body.returned, cursor: body.next_cursor };
     drawStatus();
@@ -206,9 +232,65 @@
       document.querySelector('#reviews')?.scrollIntoView();
     });
   }
+  // A chip of "What people mention" searches for its phrase in place.
+  for (const chip of document.querySelectorAll('a[data-query]')) {
+    chip.addEventListener('click', (e) => {
+      const input = form.elements.namedItem('query');
+      if (!input) return;
+      e.preventDefault();
+      input.value = chip.dataset.query;
+      load(true).catch(failed);
+      document.querySelector('#reviews')?.scrollIntoView();
+    });
+  }
   window.addEventListener('popstate', () => {
     // Only the fragment changed (the skip link, an #anchor): the list is already right.
     if (location.pathname + location.search === shownUrl) return;
     restore().catch(failed);
   });
+
+  openNow();
+
+  /** "Open now" or "Closed now" and the next change, from the hours in the business's time zone (the visitor's clock without one). */
+  function openNow() {
+    const out = document.querySelector('#open-now');
+    if (!out) return;
+    const rules = JSON.parse(out.dataset.hours || '[]');
+    const DAYS = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'];
+    const parts = Object.fromEntries(
+      new Intl.DateTimeFormat('en-US', { timeZone: out.dataset.timeZone || undefined, weekday: 'long', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' })
+        .formatToParts(new Date())
+        .map((x) => [x.type, x.value]),
+    );
+    const today = DAYS.indexOf(parts.weekday.toLowerCase());
+    const now = Number(parts.hour) * 60 + Number(parts.minute);
+    const mins = (hhmm) => Number(hhmm.slice(0, 2)) * 60 + Number(hhmm.slice(3, 5));
+    // Every opening as [start, end) in minutes from this Monday 00:00, over two weeks so the next one is always found.
+    const spans = [];
+    for (let week = 0; week < 2; week++) {
+      for (const r of rules) {
+        for (const d of r.days) {
+          const day = DAYS.indexOf(d) + week * 7;
+          const opens = mins(r.opens);
+          let closes = mins(r.closes);
+          if (closes <= opens) closes += 24 * 60;
+          spans.push([day * 1440 + opens, day * 1440 + closes]);
+        }
+      }
+    }
+    // Hours that ran past midnight into this Monday belong to last Sunday's opening.
+    for (const [a, b] of spans.filter(([, b]) => b > 14 * 1440)) spans.push([a - 14 * 1440, b - 14 * 1440]);
+    const t = today * 1440 + now;
+    const current = spans.filter(([a, b]) => a <= t && t < b).sort((x, y) => y[1] - x[1])[0];
+    const at = (m) => `${String(Math.floor((m % 1440) / 60)).padStart(2, '0')}:${String(m % 60).padStart(2, '0')}`;
+    const dayName = (m) => { const d = DAYS[Math.floor(m / 1440) % 7]; return d.charAt(0).toUpperCase() + d.slice(1, 3); };
+    if (current) {
+      out.textContent = current[1] - current[0] >= 1440 ? 'Open now, all day' : `Open now, until ${at(current[1])}`;
+      out.className = 'open';
+    } else {
+      const next = spans.filter(([a]) => a > t).sort((x, y) => x[0] - y[0])[0];
+      out.textContent = next ? `Closed now, opens ${Math.floor(next[0] / 1440) === today ? '' : `${dayName(next[0])} `}${at(next[0])}` : 'Closed now';
+      out.className = 'closed';
+    }
+  }
 })();

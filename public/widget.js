@@ -77,7 +77,7 @@ ul{list-style:none;margin:0;padding:0}
 button{font:inherit;color:var(--accent);background:var(--bg);border:1px solid var(--accent);border-radius:6px;min-height:2.6em;min-width:2.6em;padding:0 .8em;cursor:pointer}
 .ctrls{display:flex;gap:.5em;justify-content:flex-end;margin-top:.4em}
 .slides{touch-action:pan-y}
-.row{display:grid;grid-template-columns:min(11em,38%) 1fr 4.2em;gap:.6em;align-items:center;height:1.6em;white-space:nowrap}
+.row{display:grid;grid-template-columns:min(15em,45%) 1fr 4.2em;gap:.6em;align-items:center;height:1.6em;white-space:nowrap}
 .row>span:first-child{overflow:hidden;text-overflow:ellipsis}
 .bar{height:.7em;background:var(--track);border-radius:99px;overflow:hidden}
 .bar>span{display:block;height:100%;background:var(--star)}

@@ -61,7 +61,23 @@ describe('pages over HTTP', () => {
   it('ignores unknown query parameters on pages and reports invalid filters on the page', async () => {
     const res = await fetch(`${svc.url}/?since=2026-02-30&utm_source=x`);
     assert.equal(res.status, 200);
-    assert.match(await res.text(), /Some filters were ignored: since/);
+    const page = await res.text();
+    assert.match(page, /Some filters could not be used and were left out: From \(enter a date such as 2026-03-05\)\. <a href="\/">Clear filters<\/a>/);
+    // Customers see the field's name and what to enter, not the validator's words.
+    assert.doesNotMatch(page, /Invalid ISO date|since:/);
+    const bad = await (await fetch(`${svc.url}/?rating=9&page=x`)).text();
+    assert.match(bad, /left out: Stars \(choose 1 to 5 stars\); Page \(a page number from 1\)\./);
+  });
+  it('an operator can leave the technicians table out (hide_technician_table in the profile)', async () => {
+    assert.match(await (await fetch(`${svc.url}/`)).text(), /<h2 id="tech-h">Technicians<\/h2>/);
+    const hidden = await startTestService({ business: { ...DEMO_BUSINESS, hide_technician_table: true }, reviews: demoReviews().slice(0, 40) });
+    try {
+      const page = await (await fetch(`${hidden.url}/`)).text();
+      assert.doesNotMatch(page, /id="tech-h"/);
+      assert.match(page, /<h2 id="svc-h">Services<\/h2>/);
+    } finally {
+      await hidden.close();
+    }
   });
   it('send a URL with empty fields or the default order on to the short one', async () => {
     for (const [from, to] of [

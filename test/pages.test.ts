@@ -79,6 +79,20 @@ describe('pages in Chromium', () => {
         }
       });
     }
+    it(`a review's permalink page and /embed at ${width}px: load cleanly, usable width, screenshot`, { skip }, async () => {
+      const data = (await (await fetch(`${svc.url}/reviews.json`)).json()) as { reviews: { url: string }[] };
+      for (const [path, name] of [[new URL(data.reviews[0]!.url).pathname, 'review-permalink'], ['/embed', 'embed']] as const) {
+        const w = await open(path, { width });
+        try {
+          assert.deepEqual(w.problems, [], path);
+          await noHorizontalScroll(w.page);
+          assert.deepEqual(await axeViolations(w.page), [], path);
+          await w.page.screenshot({ path: join(SHOTS, `${name}-${width}.png`), fullPage: true });
+        } finally {
+          await w.context.close();
+        }
+      }
+    });
   }
 
   it('/ says how many reviews there are and how many are verified, in the header, title, description and llms.txt', { skip }, async () => {
@@ -575,6 +589,154 @@ describe('the review page, ordered and controlled like a consumer site', () => {
       assert.equal(await statusText(w.page), 'No reviews match these filters.');
       assert.ok(await w.page.getByRole('link', { name: 'Clear filters' }).isVisible());
       assert.equal(await w.page.locator('#review-list > li').count(), 0);
+    } finally {
+      await w.context.close();
+    }
+  });
+
+  it('puts a call button and whether the business is open now above the rating, in its time zone', { skip }, async () => {
+    // Monday 10:00 and Sunday 10:00 in Portland (UTC-8 in November); the visitor is in Tokyo.
+    for (const [when, words] of [
+      ['2026-11-16T18:00:00Z', 'Open now, until 19:00'],
+      ['2026-11-15T18:00:00Z', 'Closed now, opens Mon 07:00'],
+      ['2026-11-21T14:00:00Z', 'Closed now, opens 08:00'],
+    ] as const) {
+      const context = await browser.newContext({ viewport: { width: 375, height: 800 }, timezoneId: 'Asia/Tokyo' });
+      try {
+        const page = await context.newPage();
+        await page.clock.setFixedTime(new Date(when));
+        await page.goto(`${svc.url}/`, { waitUntil: 'networkidle' });
+        const call = page.getByRole('link', { name: `Call ${DEMO_BUSINESS.telephone}` });
+        assert.equal(await call.getAttribute('href'), 'tel:+15035550142');
+        assert.equal(await page.locator('#open-now').textContent(), words, when);
+        assert.match((await page.locator('.contact-bar .hours').textContent())!, /Mon–Fri 07:00–19:00 · Sat 08:00–16:00/);
+        // Both fit in the first screen of a phone, above the rating.
+        const callBox = (await call.boundingBox())!;
+        assert.ok(callBox.y + callBox.height < 800 && callBox.y < (await page.locator('#rating-h').boundingBox())!.y);
+      } finally {
+        await context.close();
+      }
+    }
+  });
+
+  it('keeps developer links out of the review page header and in the footer', { skip }, async () => {
+    const w = await open('/', { width: 375 });
+    try {
+      assert.equal(await w.page.locator('header.site a[href^="/developers"]').count(), 0);
+      for (const name of ['Developers', 'API reference', 'MCP', 'WebSub', 'Widget']) {
+        assert.ok(await w.page.getByRole('navigation', { name: 'For developers' }).getByRole('link', { name, exact: true }).isVisible(), name);
+      }
+    } finally {
+      await w.context.close();
+    }
+    const dev = await open('/developers', { width: 375 });
+    try {
+      assert.equal(await dev.page.locator('header.site nav a[href="/developers/api"]').count(), 1);
+    } finally {
+      await dev.context.close();
+    }
+  });
+
+  it('"What people mention" chips search for their phrase, with and without JavaScript, and the phrase is marked in the reviews', { skip }, async () => {
+    for (const javaScriptEnabled of [true, false]) {
+      const w = await open('/', { javaScriptEnabled, width: 375 });
+      try {
+        const chips = w.page.getByRole('list', { name: 'What people mention' }).getByRole('link');
+        assert.ok((await chips.count()) >= 3);
+        const chip = chips.first();
+        const phrase = (await chip.getAttribute('data-query'))!;
+        const count = Number((await chip.locator('.count').textContent())!.replace(/,/g, ''));
+        await chip.click();
+        await w.page.waitForURL((u) => new URLSearchParams(u.search).get('query') === phrase);
+        if (javaScriptEnabled) await w.page.waitForFunction(() => /match/.test(document.querySelector('#review-status')?.textContent ?? ''));
+        assert.match((await statusText(w.page))!, new RegExp(`^${count} reviews? match;`));
+        const marks = await w.page.locator('#review-list article > p mark').allTextContents();
+        assert.ok(marks.length >= Math.min(count, 20) && marks.every((m) => m.toLowerCase() === phrase.toLowerCase()), `${javaScriptEnabled}: ${JSON.stringify(marks.slice(0, 3))}`);
+        assert.equal(await w.page.locator('input[name=query]').inputValue(), phrase);
+        assert.deepEqual(w.problems, []);
+      } finally {
+        await w.context.close();
+      }
+    }
+  });
+
+  it('the typed text is marked in the results the script draws, matching any case', { skip }, async () => {
+    const w = await open('/');
+    try {
+      await w.page.locator('input[name=query]').fill('ON TIME');
+      await w.page.locator('input[name=query]').press('Enter');
+      await w.page.waitForURL(/query=ON\+TIME/);
+      await settled(w.page);
+      const marks = await w.page.locator('#review-list article > p mark').allTextContents();
+      assert.ok(marks.length > 0 && marks.every((m) => m.toLowerCase() === 'on time'), JSON.stringify(marks));
+    } finally {
+      await w.context.close();
+    }
+  });
+
+  it('on a phone the six filter fields sit behind one "Filter" button; on a wide screen they are shown', { skip }, async () => {
+    const phone = await open('/', { width: 375 });
+    try {
+      const rating = phone.page.locator('select[name=rating]');
+      assert.ok(!(await rating.isVisible()));
+      for (const name of ['since', 'until', 'query', 'technician', 'service']) assert.ok(!(await phone.page.locator(`[name=${name}]`).isVisible()), name);
+      assert.ok(await phone.page.locator('select[name=sort]').isVisible());
+      await phone.page.getByText('Filter', { exact: true }).click();
+      assert.ok(await rating.isVisible());
+      await rating.selectOption('2');
+      await phone.page.waitForURL(/\?rating=2$/);
+      await settled(phone.page);
+      // A filtered view opens with the fields shown and says how many are set.
+      await phone.page.reload({ waitUntil: 'networkidle' });
+      assert.ok(await rating.isVisible());
+      assert.match((await phone.page.locator('details.more-filters > summary').textContent())!, /Filter \(1 set\)/);
+    } finally {
+      await phone.context.close();
+    }
+    const wide = await open('/', { width: 1280 });
+    try {
+      for (const name of ['rating', 'since', 'until', 'query', 'technician', 'service', 'with_text', 'with_reply']) assert.ok(await wide.page.locator(`[name=${name}]`).isVisible(), name);
+      assert.ok(!(await wide.page.locator('details.more-filters > summary').isVisible()));
+      // The fields of the row do not overlap one another or stick out of the card.
+      const boxes = await wide.page.locator('form.filters label').evaluateAll((els) => els.map((e) => e.getBoundingClientRect()).map((r) => [r.left, r.top, r.right, r.bottom]));
+      const card = await wide.page.locator('#reviews').evaluate((e) => e.getBoundingClientRect().right);
+      for (const [i, a] of boxes.entries()) {
+        assert.ok(a[2]! <= card, `field ${i} sticks out of the card`);
+        for (const b of boxes.slice(i + 1)) assert.ok(a[2]! <= b[0]! || b[2]! <= a[0]! || a[3]! <= b[1]! || b[3]! <= a[1]!, `fields overlap: ${JSON.stringify([a, b])}`);
+      }
+    } finally {
+      await wide.context.close();
+    }
+  });
+
+  it('aspects show their mention counts and the positive and negative shares, one decimal; nothing is clipped on a phone', { skip }, async () => {
+    const insights = (await (await fetch(`${svc.url}/insights.json`)).json()) as { aspects: { label: string; mention_count: number; positive_count: number; negative_count: number }[] };
+    const w = await open('/', { width: 375 });
+    try {
+      const rows = await w.page.locator('ul.aspects > li').evaluateAll((els) => els.map((e) => e.textContent));
+      const mentioned = insights.aspects.filter((x) => x.mention_count > 0);
+      assert.equal(rows.length, mentioned.length);
+      for (const x of mentioned) {
+        const one = (n: number) => `${((n / x.mention_count) * 100).toFixed(1)}%`;
+        assert.ok(rows.includes(`${x.label}${x.mention_count} mentions${one(x.positive_count)} positive · ${one(x.negative_count)} negative`), `${x.label}: ${JSON.stringify(rows)}`);
+      }
+      const clipped = await w.page.locator('ul.aspects .aspect-name, table.entities th, table.entities td').evaluateAll((els) => els.filter((e) => e.scrollWidth > e.clientWidth + 1).map((e) => e.textContent));
+      assert.deepEqual(clipped, []);
+      // Every column of the technicians table is on screen, and header words are not broken.
+      const region = (await w.page.getByRole('region', { name: 'Technicians table' }).boundingBox())!;
+      for (const th of await w.page.locator('table.entities').first().locator('thead th').all()) {
+        const box = (await th.boundingBox())!;
+        assert.ok(box.x + box.width <= region.x + region.width + 1, `${await th.textContent()} is off screen`);
+      }
+      const headerLines = await w.page.locator('table.entities thead th').evaluateAll((els) => els
+          .filter((e) => {
+            const words = document.createRange();
+            words.selectNodeContents(e);
+            return !/\s/.test(e.textContent!.trim()) && words.getClientRects().length > 1;
+          })
+          .map((e) => e.textContent));
+      assert.deepEqual(headerLines, [], 'one-word headers broken over lines');
+      assert.match((await w.page.locator('table.entities').first().locator('tbody td').nth(2).textContent())!, /^\d+\.\d%$/);
     } finally {
       await w.context.close();
     }

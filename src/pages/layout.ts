@@ -20,14 +20,17 @@ export interface PageMeta {
 
 /** The page shell: landmarks, a skip link, navigation, feed discovery and our own stylesheet only. */
 export function layout(meta: PageMeta, body: Html): Html {
-  const nav: [string, string][] = [
-    ['/', 'Reviews'],
+  const devNav: [string, string][] = [
     ['/developers', 'Developers'],
     ['/developers/api', 'API reference'],
     ['/developers/mcp', 'MCP'],
     ['/developers/webhooks', 'WebSub'],
     ['/developers/widget', 'Widget'],
   ];
+  // Customers on the review pages see no developer links up top (they are in the footer);
+  // the developer pages keep their own navigation in the header.
+  const developerPage = meta.path.startsWith('/developers');
+  const navList = (links: [string, string][]) => html`<ul>${links.map(([href, label]) => html`<li><a href="${href}"${href === meta.path ? html` aria-current="page"` : ''}>${label}</a></li>`)}</ul>`;
   return html`<!doctype html>
 <html lang="en">
 <head>
@@ -49,13 +52,14 @@ ${meta.head}
 <a class="skip" href="#main">Skip to content</a>
 <header class="site"><div class="wrap">
 <a class="brand" href="/">${meta.business.name}</a>
-<nav aria-label="Site"><ul>${nav.map(([href, label]) => html`<li><a href="${href}"${href === meta.path ? html` aria-current="page"` : ''}>${label}</a></li>`)}</ul></nav>
+${developerPage ? html`<nav aria-label="Site">${navList([['/', 'Reviews'], ...devNav])}</nav>` : ''}
 </div></header>
 <main id="main" class="wrap${meta.wide ? ' wide' : ''}">
 ${body}
 </main>
 <footer class="site"><div class="wrap">
 <span>Customer reviews of ${meta.business.name}, published with Reviewcast.</span>
+<nav aria-label="For developers">${navList(devNav)}</nav>
 <span><a href="/feed.xml">Atom</a> · <a href="/api/feed.json">JSON Feed</a> · <a href="/reviews.json">Data</a> · <a href="/llms.txt">llms.txt</a></span>
 </div></footer>
 </body>

@@ -27,6 +27,20 @@ const FILTERS = {
   sort: 'sort',
 } as const;
 
+/** What a customer sees each filter called, and what to put in it when it cannot be used; public/reviews.js says the same. */
+const FILTER_HELP: Record<keyof typeof FILTERS | 'page', [string, string]> = {
+  rating: ['Stars', 'choose 1 to 5 stars'],
+  since: ['From', 'enter a date such as 2026-03-05'],
+  until: ['To', 'enter a date such as 2026-03-05, not before From'],
+  query: ['Text', 'enter up to 200 characters'],
+  technician: ['Technician', 'choose a name from the list'],
+  service: ['Service', 'choose a service from the list'],
+  with_text: ['With text only', 'tick or clear the box'],
+  with_reply: ['With owner reply', 'tick or clear the box'],
+  sort: ['Sort', 'choose an order from the list'],
+  page: ['Page', 'a page number from 1'],
+};
+
 /** How the status line names each order; public/reviews.js words it the same. */
 const SORT_WORDS = { newest: 'newest first', oldest: 'oldest first', highest: 'highest rated first', lowest: 'lowest rated first' } as const;
 
@@ -48,6 +62,10 @@ export function parsePageQuery(raw: Record<string, unknown>): PageQuery {
   const filters: PageQuery['filters'] = {};
   const searchInput: Record<string, string> = {};
   const errors: string[] = [];
+  const reject = (name: keyof typeof FILTER_HELP) => {
+    const [label, hint] = FILTER_HELP[name];
+    if (!errors.some((e) => e.startsWith(`${label} (`))) errors.push(`${label} (${hint})`);
+  };
   for (const [name, param] of Object.entries(FILTERS) as [keyof typeof FILTERS, string][]) {
     const v = raw[name];
     if (typeof v === 'string' && v.trim() !== '') {
@@ -59,15 +77,15 @@ export function parsePageQuery(raw: Record<string, unknown>): PageQuery {
   if (!search.success) {
     for (const i of search.error.issues) {
       const param = String(i.path[0]);
-      const name = (Object.keys(FILTERS) as (keyof typeof FILTERS)[]).find((k) => FILTERS[k] === param) ?? param;
-      errors.push(`${name}: ${i.message}`);
+      const name = (Object.keys(FILTERS) as (keyof typeof FILTERS)[]).find((k) => FILTERS[k] === param);
+      if (name) reject(name);
       delete searchInput[param];
     }
     search = SearchQuerySchema.safeParse(fromQueryString(SearchQuerySchema, { ...searchInput, limit: 100 }));
   }
   const pageRaw = typeof raw.page === 'string' ? raw.page : '1';
   const page = /^\d{1,6}$/.test(pageRaw) && Number(pageRaw) >= 1 ? Number(pageRaw) : 1;
-  if (pageRaw !== String(page)) errors.push('page: must be a whole number from 1');
+  if (pageRaw !== String(page)) reject('page');
   return { filters, search: search.success ? search.data : { limit: 100 }, page, errors };
 }
 
@@ -76,8 +94,53 @@ export function parsePageQuery(raw: Record<string, unknown>): PageQuery {
  * public/reviews.js builds the same elements with the same words (a page test compares the
  * two), so a list looks the same whether the server or the script drew it.
  */
-export function reviewCard(r: Review, business: Business): Html {
-  return html`<li><article class="review card" tabindex="-1" aria-label="Review by ${r.author}"><header><span class="who">${r.author}</span><span class="stars" role="img" aria-label="${r.rating} out of 5 stars">${stars(r.rating)}</span><a href="/reviews/${r.id}" title="Permalink"><time datetime="${r.date}">${readableDate(r.date)}</time></a>${r.verified ? html`<span class="badge verified">Verified</span>` : ''}${r.source_url ? html`<a href="${r.source_url}" rel="nofollow noopener">on ${sourceName(r.source)}</a>` : html`<span class="muted">on ${sourceName(r.source)}</span>`}</header>${r.text ? html`<p>${r.text}</p>` : html`<p class="muted">Rating only, no written review.</p>`}${r.owner_reply ? html`<div class="reply"><strong>Reply from ${business.name}</strong> <time datetime="${r.owner_reply.date}">${readableDate(r.owner_reply.date)}</time><p>${r.owner_reply.text}</p></div>` : ''}</article></li>`;
+export function reviewCard(r: Review, business: Business, query?: string): Html {
+  return html`<li><article class="review card" tabindex="-1" aria-label="Review by ${r.author}"><header><span class="who">${r.author}</span><span class="stars" role="img" aria-label="${r.rating} out of 5 stars">${stars(r.rating)}</span><a href="/reviews/${r.id}" title="Permalink"><time datetime="${r.date}">${readableDate(r.date)}</time></a>${r.verified ? html`<span class="badge verified">Verified</span>` : ''}${r.source_url ? html`<a href="${r.source_url}" rel="nofollow noopener">on ${sourceName(r.source)}</a>` : html`<span class="muted">on ${sourceName(r.source)}</span>`}</header>${r.text ? html`<p>${highlight(r.text, query)}</p>` : html`<p class="muted">Rating only, no written review.</p>`}${r.owner_reply ? html`<div class="reply"><strong>Reply from ${business.name}</strong> <time datetime="${r.owner_reply.date}">${readableDate(r.owner_reply.date)}</time><p>${r.owner_reply.text}</p></div>` : ''}</article></li>`;
+}
+
+/** The text with each case-insensitive occurrence of the searched text marked; public/reviews.js marks the same. */
+function highlight(text: string, query: string | undefined): Html | string {
+  if (!query) return text;
+  const parts = text.split(new RegExp(`(${query.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')})`, 'giu'));
+  return html`${parts.map((part, i) => (i % 2 ? html`<mark>${part}</mark>` : part))}`;
+}
+
+/** A percentage as the page writes it: one decimal ("68.0%"), so figures line up and compare. */
+function pct(part: number, whole: number): string {
+  return `${whole ? ((part / whole) * 100).toFixed(1) : '0.0'}%`;
+}
+
+const DAY_NAMES = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'] as const;
+const dayShort = (d: string) => d[0]!.toUpperCase() + d.slice(1, 3);
+
+/** Days as a short list with runs joined: "Mon–Fri", "Mon, Wed, Sat–Sun". */
+function dayRanges(days: readonly string[]): string {
+  const idx = [...new Set(days.map((d) => DAY_NAMES.indexOf(d as (typeof DAY_NAMES)[number])))].filter((i) => i >= 0).sort((a, b) => a - b);
+  const runs: [number, number][] = [];
+  for (const i of idx) {
+    const last = runs.at(-1);
+    if (last && last[1] === i - 1) last[1] = i;
+    else runs.push([i, i]);
+  }
+  return runs.map(([a, b]) => (a === b ? dayShort(DAY_NAMES[a]!) : `${dayShort(DAY_NAMES[a]!)}–${dayShort(DAY_NAMES[b]!)}`)).join(', ');
+}
+
+/** Hours in one line ("Mon–Fri 07:00–19:00 · Sat 08:00–16:00"). */
+function hoursLine(b: Business): string {
+  return (b.opening_hours ?? []).map((h) => `${dayRanges(h.days)} ${h.opens === '00:00' && h.closes === '00:00' ? 'open all day' : `${h.opens}–${h.closes}`}`).join(' · ');
+}
+
+/**
+ * The call button and the hours near the top. Whether the business is open now depends on the
+ * visitor's moment, and this page is rendered once per data revision, so public/reviews.js
+ * works it out from the hours and time zone given here.
+ */
+function contactBar(b: Business): Html {
+  if (!b.telephone && !b.opening_hours?.length) return html``;
+  return html`<div class="contact-bar">
+${b.telephone ? html`<a class="button call" href="tel:${b.telephone.replace(/[^\d+]/g, '')}">Call ${b.telephone}</a>` : ''}
+${b.opening_hours?.length ? html`<p class="hours"><span id="open-now" data-hours="${JSON.stringify(b.opening_hours)}"${b.time_zone ? html` data-time-zone="${b.time_zone}"` : ''}></span><span>${hoursLine(b)}</span></p>` : ''}
+</div>`;
 }
 
 /** Page numbers to link: the first, the last and two either side of the current one; null where some are left out. */
@@ -241,10 +304,17 @@ export function renderReviewPage(snap: Snapshot, baseUrl: string, q: PageQuery):
   const verified = verifiedCount(snap.index.reviews);
   const firstParty = firstPartyAggregate(snap.index.reviews);
   const aspects = ins.aspects.filter((x) => x.mention_count > 0).sort((x, y) => y.mention_count - x.mention_count);
+  // Recurring phrases as chips that search for them; the count is what that search finds, so the chip and the list agree.
+  const mentions = ins.topics
+    .map((t) => ({ label: t.label, matched: searchReviews(snap.index, { query: t.label, limit: 1 }).matched }))
+    .filter((m) => m.matched > 0)
+    .slice(0, 8);
+  const moreSet = (['rating', 'since', 'until', 'query', 'technician', 'service', 'with_text', 'with_reply'] as const).filter((k) => q.filters[k] !== undefined).length;
 
   const body = html`
 <h1>${b.name}</h1>
 <p class="muted">${ratingSentence(a, verified)}</p>
+${contactBar(b)}
 <section class="card rating-card" aria-labelledby="rating-h">
 <h2 id="rating-h">Rating</h2>
 <p class="rating-line"><span class="rating-big">${a.rating_value ?? '–'}</span> ${starMeter(a.rating_value ?? 0)} <span>${a.rating_value === null ? 'No ratings yet' : `out of 5, from ${formatCount(a.review_count)} review${a.review_count === 1 ? '' : 's'}`}</span></p>
@@ -255,11 +325,14 @@ ${[5, 4, 3, 2, 1].map((s) => {
 })}
 </ul>
 <p class="muted">${formatCount(verified)} of ${formatCount(a.review_count)} come from a verified source.${firstParty ? ` Left on this website: ${firstParty.ratingValue} out of 5 from ${formatCount(firstParty.ratingCount)} rating${firstParty.ratingCount === 1 ? '' : 's'}, ${formatCount(firstParty.reviewCount)} with a written review.` : ''}</p>
+${mentions.length ? html`<h3 id="mentions-h">What people mention</h3>
+<ul class="chips" aria-labelledby="mentions-h">${mentions.map((m) => html`<li><a href="/?query=${encodeURIComponent(m.label)}#reviews" data-query="${m.label}"${q.filters.query?.toLowerCase() === m.label.toLowerCase() ? html` aria-current="true"` : ''}>${m.label} <span class="count">${formatCount(m.matched)}</span></a></li>`)}</ul>` : ''}
 </section>
 <section class="card" id="reviews" aria-labelledby="reviews-h">
 <h2 id="reviews-h">Reviews</h2>
 <form class="filters" method="get" action="/" role="search" aria-label="Filter reviews">
 <label>Sort<select name="sort">${(Object.keys(SORT_WORDS) as (keyof typeof SORT_WORDS)[]).map((s) => html`<option value="${s}"${sort === s ? html` selected` : ''}>${s === 'newest' ? 'Newest' : s === 'oldest' ? 'Oldest' : s === 'highest' ? 'Highest rated' : 'Lowest rated'}</option>`)}</select></label>
+<details class="more-filters"${moreSet ? html` open` : ''}><summary>Filter${moreSet ? html` <span class="count">(${moreSet} set)</span>` : ''}</summary><div class="filter-fields">
 <label>Stars<select name="rating"><option value="">Any</option>${[5, 4, 3, 2, 1].map((s) => html`<option value="${s}"${q.filters.rating === String(s) ? html` selected` : ''}>${s} star${s === 1 ? '' : 's'}</option>`)}</select></label>
 <label>From<input type="date" name="since" value="${q.filters.since ?? ''}"></label>
 <label>To<input type="date" name="until" value="${q.filters.until ?? ''}"></label>
@@ -270,11 +343,12 @@ ${[5, 4, 3, 2, 1].map((s) => {
 <label class="check"><input type="checkbox" name="with_text" value="true"${q.filters.with_text === 'true' ? html` checked` : ''}> With text only</label>
 <label class="check"><input type="checkbox" name="with_reply" value="true"${q.filters.with_reply === 'true' ? html` checked` : ''}> With owner reply</label>
 </fieldset>
+</div></details>
 <div><button type="submit">Apply filters</button> <a id="clear-filters" href="/"${filtered ? '' : html` hidden`}>Clear filters</a></div>
 </form>
-${q.errors.length ? html`<p class="card error" role="alert">Some filters were ignored: ${q.errors.join('; ')}</p>` : ''}
+${q.errors.length ? html`<p class="card error" role="alert">Some filters could not be used and were left out: ${q.errors.join('; ')}. <a href="/">Clear filters</a></p>` : ''}
 <p id="review-status" role="status" aria-live="polite">${statusText(all.matched, filtered, (page - 1) * PAGE_SIZE + 1, (page - 1) * PAGE_SIZE + shown.length, sort)}</p>
-<ol class="reviews" id="review-list" data-business="${b.name}">${shown.map((r) => reviewCard(r, b))}</ol>
+<ol class="reviews" id="review-list" data-business="${b.name}">${shown.map((r) => reviewCard(r, b, q.search.query))}</ol>
 <nav class="pager" id="pager" aria-label="Pages">
 ${page > 1 ? html`<a class="button" rel="prev" href="${link(page - 1)}">Previous</a>` : ''}
 <ul class="pages">${pageNumbers(page, pages).map((p) => (p === null ? html`<li aria-hidden="true">…</li>` : p === page ? html`<li><a href="${link(p)}" aria-current="page" aria-label="Page ${p} of ${pages}">${p}</a></li>` : html`<li><a href="${link(p)}" aria-label="Page ${p}">${p}</a></li>`))}</ul>
@@ -284,15 +358,15 @@ ${page < pages ? html`<a class="button" rel="next" href="${link(page + 1)}">Next
 ${ins.summary ? html`<section class="card" aria-labelledby="summary-h"><h2 id="summary-h">Summary</h2><p>${ins.summary}</p>
 ${ins.pull_quote ? html`<figure><blockquote>${ins.pull_quote.text}</blockquote><figcaption class="muted">${ins.pull_quote.author}, ${ins.pull_quote.rating} stars, <time datetime="${ins.pull_quote.date}">${readableDate(ins.pull_quote.date)}</time></figcaption></figure>` : ''}</section>` : ''}
 ${aspects.length ? html`<section class="card" aria-labelledby="aspects-h"><h2 id="aspects-h">What customers say</h2>
-<p class="muted">Share of positive mentions per aspect, found in the review text by a local analysis (<a href="/insights.json">insights.json</a>).</p>
-<ul class="bars">${aspects.map((x) => html`<li><span>${x.label}</span><span class="bar pos" aria-hidden="true"><span style="width:${x.positive_pct}%"></span></span><span class="num">${x.positive_pct}%<span class="sr-only"> positive of ${x.mention_count} mentions</span></span></li>`)}</ul>
+<p class="muted">How the reviews that mention each aspect judge it, found in the review text by a local analysis (<a href="/insights.json">insights.json</a>); the rest are neutral.</p>
+<ul class="aspects">${aspects.map((x) => html`<li><span class="aspect-name">${x.label}</span><span class="aspect-count">${formatCount(x.mention_count)} mention${x.mention_count === 1 ? '' : 's'}</span><span class="bar split" aria-hidden="true"><span class="pos-part" style="width:${pct(x.positive_count, x.mention_count)}"></span><span class="neg-part" style="width:${pct(x.negative_count, x.mention_count)}"></span></span><span class="aspect-pcts"><span class="pos">${pct(x.positive_count, x.mention_count)} positive</span> · <span class="neg">${pct(x.negative_count, x.mention_count)} negative</span></span></li>`)}</ul>
 </section>` : ''}
 <div class="grid">
-${ins.entities.technicians.length ? html`<section class="card" aria-labelledby="tech-h"><h2 id="tech-h">Technicians</h2><div class="table-scroll" tabindex="0"><table>
+${ins.entities.technicians.length && !b.hide_technician_table ? html`<section class="card" aria-labelledby="tech-h"><h2 id="tech-h">Technicians</h2><div class="table-scroll" tabindex="0" role="region" aria-label="Technicians table"><table class="entities">
 <thead><tr><th scope="col">Name</th><th scope="col" class="num">Reviews</th><th scope="col" class="num">Avg. rating</th><th scope="col" class="num">Positive</th></tr></thead>
-<tbody>${ins.entities.technicians.map((t) => html`<tr><th scope="row"><a href="/?technician=${encodeURIComponent(t.name)}">${t.name}</a></th><td class="num">${formatCount(t.mention_count)}</td><td class="num">${t.average_rating ?? '–'}</td><td class="num">${t.mention_count ? Math.round((t.sentiment.positive / t.mention_count) * 100) : 0}%</td></tr>`)}</tbody>
+<tbody>${ins.entities.technicians.map((t) => html`<tr><th scope="row"><a href="/?technician=${encodeURIComponent(t.name)}">${t.name}</a></th><td class="num">${formatCount(t.mention_count)}</td><td class="num">${t.average_rating ?? '–'}</td><td class="num">${pct(t.sentiment.positive, t.mention_count)}</td></tr>`)}</tbody>
 </table></div></section>` : ''}
-${ins.entities.services.length ? html`<section class="card" aria-labelledby="svc-h"><h2 id="svc-h">Services</h2><div class="table-scroll" tabindex="0"><table>
+${ins.entities.services.length ? html`<section class="card" aria-labelledby="svc-h"><h2 id="svc-h">Services</h2><div class="table-scroll" tabindex="0" role="region" aria-label="Services table"><table class="entities">
 <thead><tr><th scope="col">Service</th><th scope="col" class="num">Reviews</th><th scope="col" class="num">Avg. rating</th></tr></thead>
 <tbody>${ins.entities.services.map((s) => html`<tr><th scope="row"><a href="/?service=${encodeURIComponent(s.id)}">${s.label}</a></th><td class="num">${formatCount(s.mention_count)}</td><td class="num">${s.average_rating ?? '–'}</td></tr>`)}</tbody>
 </table></div></section>` : ''}

@@ -17,6 +17,7 @@ export const DEMO_BUSINESS: Business = {
     { days: ['monday', 'tuesday', 'wednesday', 'thursday', 'friday'], opens: '07:00', closes: '19:00' },
     { days: ['saturday'], opens: '08:00', closes: '16:00' },
   ],
+  time_zone: 'America/Los_Angeles',
   service_areas: ['Portland', 'Beaverton', 'Gresham', 'Lake Oswego', 'Tigard', 'Hillsboro', 'Milwaukie'],
   services: [
     { id: 'ac_repair', label: 'AC repair', aliases: ['air conditioning', 'air conditioner', 'AC', 'A/C', 'heat pump'] },

@@ -63,6 +63,16 @@ const CustomAspectSchema = z
   .strict()
   .meta({ id: 'CustomAspect', description: 'An aspect the operator adds to the built-in taxonomy' });
 
+/** Whether the runtime knows the IANA time zone (Intl throws a RangeError for one it does not). */
+function isTimeZone(tz: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: tz });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 export const BusinessSchema = z
   .object({
     name: z.string().trim().min(1).max(200).describe('Business name'),
@@ -73,6 +83,12 @@ export const BusinessSchema = z
     address: AddressSchema.optional().describe('Postal address'),
     geo: GeoSchema.optional().describe('Location on the map'),
     opening_hours: z.array(OpeningHoursSchema).optional().describe('Opening hours, one rule per set of days'),
+    time_zone: z
+      .string()
+      .max(64)
+      .refine(isTimeZone, 'must be an IANA time zone such as "America/Los_Angeles"')
+      .optional()
+      .describe('IANA time zone of the opening hours, e.g. "America/Los_Angeles"; the review page says from it whether the business is open now (from the visitor\'s clock when not given)'),
     service_areas: z.array(z.string().min(1).max(100)).default([]).describe('Towns and districts served'),
     services: z.array(ServiceSchema).default([]).describe('Services offered; insights count the reviews that mention each'),
     technicians: z.array(TechnicianSchema).default([]).describe('Staff customers may name; insights count the reviews that mention each'),
@@ -87,6 +103,10 @@ export const BusinessSchema = z
       .max(20)
       .optional()
       .describe("The business's own profiles on other sites (Google Business Profile, Yelp, Facebook ...), for schema.org sameAs"),
+    hide_technician_table: z
+      .boolean()
+      .optional()
+      .describe('true: the review page leaves out its table of technicians with their review counts and ratings (scores of named employees); insights and the API are unchanged'),
   })
   .strict()
   .meta({ id: 'Business', description: 'The business whose reviews this service publishes' });
