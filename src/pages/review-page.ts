@@ -277,7 +277,7 @@ ${b.email ? html`<li>Email: <a href="mailto:${b.email}">${b.email}</a></li>` : '
 ${b.url ? html`<li>Website: <a href="${b.url}">${b.url}</a></li>` : ''}
 ${addr ? html`<li>Address: ${addr}</li>` : ''}
 </ul>
-${b.opening_hours?.length ? html`<h3>Opening hours</h3><ul>${b.opening_hours.map((h) => html`<li>${h.days.map((d) => d[0]!.toUpperCase() + d.slice(1, 3)).join(', ')}: ${h.opens} to ${h.closes}</li>`)}</ul>` : ''}
+${b.opening_hours?.length ? html`<h3>Opening hours</h3><ul>${b.opening_hours.map((h) => html`<li>${dayRanges(h.days)}: ${h.opens} to ${h.closes}</li>`)}</ul>` : ''}
 ${b.service_areas.length ? html`<h3>Service areas</h3><p>${b.service_areas.join(', ')}</p>` : ''}
 </section>`;
 }
