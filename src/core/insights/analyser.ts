@@ -103,7 +103,11 @@ export class AspectAnalyser {
   private readonly custom: ReadonlySet<string>;
   readonly aspects: readonly AspectDef[];
 
-  constructor(extraAspects: readonly AspectDef[] = []) {
+  /** `model`: another trained model (cross-validation trains and scores its own). */
+  constructor(
+    extraAspects: readonly AspectDef[] = [],
+    private readonly model: AspectModel = MODEL,
+  ) {
     this.aspects = [...BUILTIN_ASPECTS, ...extraAspects.filter((a) => !BUILTIN_ASPECTS.some((b) => b.id === a.id))];
     this.custom = new Set(this.aspects.filter((a) => !BUILTIN_ASPECTS.includes(a)).map((a) => a.id));
     const cues: LexEntry[] = this.aspects.flatMap((a) => a.cues.map((c): LexEntry => [c.toLowerCase(), 0, a.id]));
@@ -223,9 +227,9 @@ export class AspectAnalyser {
   }
 
   private judge(text: string, rating?: number): { analysis: SentenceAnalysis; review: Float64Array } {
-    const rules = this.read(text, rating, MODEL.pairs);
+    const rules = this.read(text, rating, this.model.pairs);
     const aspects: AspectHit[] = [];
-    const read = MODEL.sentence(rules.view);
+    const read = this.model.sentence(rules.view);
     for (const hit of read.hits) {
       const aspect = hit.label === CONDUCT_ASPECT && STAFF_WORDS.test(hit.clause) ? STAFF_ASPECT : (FROM_MODEL[hit.label] ?? hit.label);
       const lex = rules.aspects.get(aspect) ?? (aspect === STAFF_ASPECT ? rules.aspects.get(CONDUCT_ASPECT) : undefined);
@@ -254,7 +258,7 @@ export class AspectAnalyser {
       sentences.push(j.analysis);
       logits.push(j.review);
     }
-    return { sentences, overall: MODEL.reviewPolarity(logits, rating) };
+    return { sentences, overall: this.model.reviewPolarity(logits, rating) };
   }
 
   /** Every sentence of a review text. */

@@ -1,0 +1,70 @@
+/** Training of the aspect model from labelled rows: shared by `npm run train:insights` and the cross-validation. */
+import { AspectAnalyser } from '../../src/core/insights/analyser.js';
+import { train, type Example, type LinearJson, type TrainOptions } from '../../src/core/insights/linear.js';
+import { AspectModel, POLARITIES } from '../../src/core/insights/model.js';
+import { splitSentences } from '../../src/core/insights/text.js';
+import { CORPUS_ASPECTS, type Row } from './absa-corpus.js';
+
+export const SEED = 20261123;
+
+export interface Settings {
+  threshold: number;
+  epochs: number;
+  rate: number;
+  l2: number;
+  minCount: number;
+  prune: number;
+}
+
+export const SETTINGS: Settings = { threshold: 0.3, epochs: 25, rate: 0.2, l2: 1e-3, minCount: 2, prune: 0.05 };
+
+export const METHOD =
+  'logistic regression over words, stems, word pairs, negation scope, VADER valence and the domain lexicon, trained on blind-written labelled reviews; polarity read on the clause that names the aspect';
+
+export interface Trained {
+  model: AspectModel;
+  sizes: { detect: number; polarity: number; review: number; judgements: number };
+}
+
+/** The three parts trained on `rows`: detection, polarity on the clause of each aspect, review polarity. */
+export function trainModel(rows: readonly Row[], s: Settings = SETTINGS): Trained {
+  const options = (kind: TrainOptions['kind']): TrainOptions => ({ kind, epochs: s.epochs, rate: s.rate, l2: s.l2, seed: SEED, minCount: s.minCount, prune: s.prune });
+  const lexicon = new AspectAnalyser();
+  const views = rows.map((r) => lexicon.view(r.text));
+  const empty: LinearJson = { labels: [], weights: {} };
+
+  const detect = train(CORPUS_ASPECTS, rows.map((r, i) => ({ features: views[i]!.features, target: CORPUS_ASPECTS.map((a) => (r.aspects.has(a) ? 1 : 0)) })), options('logistic'));
+  const detector = AspectModel.fromParts({ method: '', trained_on: { files: [], rows: 0 }, threshold: s.threshold, detect, polarity: empty, review: empty });
+
+  // Polarity is learnt where inference reads it: on the clause the detector ties most to the
+  // aspect; each feature once as it is and once joined to the aspect ("pricing|high").
+  const polarityExamples: Example[] = [];
+  rows.forEach((r, i) => {
+    for (const [aspect, pol] of r.aspects) {
+      const clause = detector.clauseText(views[i]!, CORPUS_ASPECTS.indexOf(aspect as (typeof CORPUS_ASPECTS)[number]));
+      polarityExamples.push({ features: [...clause.features, ...clause.features.map((f) => `${aspect}|${f}`)], target: POLARITIES.indexOf(pol) });
+    }
+  });
+  const joined = train(POLARITIES, polarityExamples, options('softmax'));
+  // Packed for inference: one lookup per feature gives its shared weights and every aspect's own.
+  const packed: Record<string, number[]> = {};
+  for (const [name, w] of Object.entries(joined.weights)) {
+    const bar = name.indexOf('|');
+    const k = bar > 0 ? CORPUS_ASPECTS.indexOf(name.slice(0, bar) as (typeof CORPUS_ASPECTS)[number]) : -1;
+    const feature = k >= 0 ? name.slice(bar + 1) : name;
+    const slot = (packed[feature] ??= new Array<number>(3 * (CORPUS_ASPECTS.length + 1)).fill(0));
+    for (let p = 0; p < 3; p++) slot[3 * (k + 1) + p] = w[p]!;
+  }
+  const polarity: LinearJson = { labels: [...POLARITIES, ...CORPUS_ASPECTS.flatMap((a) => POLARITIES.map((p) => `${a}|${p}`))], weights: packed };
+
+  // A review is its sentences, as the analyser reads them one by one.
+  const review = train(
+    POLARITIES,
+    rows.map((r) => ({ features: [...splitSentences(r.text).flatMap((t) => lexicon.view(t).features), `stars:${r.stars}`], target: POLARITIES.indexOf(r.overall) })),
+    options('softmax'),
+  );
+
+  const model = AspectModel.fromParts({ method: METHOD, trained_on: { files: [], rows: rows.length }, threshold: s.threshold, detect, polarity, review });
+  const size = (m: LinearJson) => Object.keys(m.weights).length;
+  return { model, sizes: { detect: size(detect), polarity: size(polarity), review: size(review), judgements: polarityExamples.length } };
+}
