@@ -4,6 +4,7 @@ import { train, type Example, type LinearJson, type TrainOptions } from '../../s
 import { AspectModel, POLARITIES } from '../../src/core/insights/model.js';
 import { splitSentences } from '../../src/core/insights/text.js';
 import { CORPUS_ASPECTS, type Row } from './absa-corpus.js';
+import { score, scorer } from './absa-score.js';
 
 export const SEED = 20261123;
 
@@ -34,7 +35,7 @@ export function trainModel(rows: readonly Row[], s: Settings = SETTINGS): Traine
   const empty: LinearJson = { labels: [], weights: {} };
 
   const detect = train(CORPUS_ASPECTS, rows.map((r, i) => ({ features: views[i]!.features, target: CORPUS_ASPECTS.map((a) => (r.aspects.has(a) ? 1 : 0)) })), options('logistic'));
-  const detector = AspectModel.fromParts({ method: '', trained_on: { files: [], rows: 0 }, threshold: s.threshold, detect, polarity: empty, review: empty });
+  const detector = AspectModel.fromParts({ method: '', trained_on: { files: [], rows: 0 }, thresholds: CORPUS_ASPECTS.map(() => s.threshold), detect, polarity: empty, review: empty });
 
   // Polarity is learnt where inference reads it: on the clause the detector ties most to the
   // aspect; each feature once as it is and once joined to the aspect ("pricing|high").
@@ -64,7 +65,58 @@ export function trainModel(rows: readonly Row[], s: Settings = SETTINGS): Traine
     options('softmax'),
   );
 
-  const model = AspectModel.fromParts({ method: METHOD, trained_on: { files: [], rows: rows.length }, threshold: s.threshold, detect, polarity, review });
+  const model = AspectModel.fromParts({ method: METHOD, trained_on: { files: [], rows: rows.length }, thresholds: CORPUS_ASPECTS.map(() => s.threshold), detect, polarity, review });
   const size = (m: LinearJson) => Object.keys(m.weights).length;
   return { model, sizes: { detect: size(detect), polarity: size(polarity), review: size(review), judgements: polarityExamples.length } };
+}
+
+/** The thresholds tried for each aspect. */
+const GRID = [0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5, 0.55];
+
+/**
+ * Per-aspect thresholds chosen by leave-one-writer-out: for each writer's rows, a model trained on
+ * the others is scored at every threshold of the grid; then, aspect by aspect (a few rounds), the
+ * threshold that gives the best F1 over all aspects of all held-out writers together.
+ */
+export function chooseThresholds(writers: readonly (readonly Row[])[], s: Settings = SETTINGS): { thresholds: number[]; f1: number } {
+  const A = CORPUS_ASPECTS.length;
+  // counts[g][a] = pooled tp/fp/fn of aspect a at GRID[g].
+  const counts = GRID.map(() => CORPUS_ASPECTS.map(() => ({ tp: 0, fp: 0, fn: 0 })));
+  writers.forEach((held, i) => {
+    const model = trainModel(writers.filter((_, j) => j !== i).flat(), s).model;
+    GRID.forEach((t, g) => {
+      const c = score(scorer(model.withThresholds(CORPUS_ASPECTS.map(() => t))), held, true).counts;
+      CORPUS_ASPECTS.forEach((a, k) => {
+        counts[g]![k]!.tp += c[a]!.tp;
+        counts[g]![k]!.fp += c[a]!.fp;
+        counts[g]![k]!.fn += c[a]!.fn;
+      });
+    });
+  });
+  const f1 = (choice: readonly number[]) => {
+    let tp = 0, fp = 0, fn = 0;
+    choice.forEach((g, k) => {
+      tp += counts[g]![k]!.tp;
+      fp += counts[g]![k]!.fp;
+      fn += counts[g]![k]!.fn;
+    });
+    return (2 * tp) / (2 * tp + fp + fn || 1);
+  };
+  const choice = new Array<number>(A).fill(GRID.indexOf(s.threshold));
+  for (let round = 0; round < 3; round++) {
+    for (let k = 0; k < A; k++) {
+      let best = choice[k]!;
+      let bestF1 = f1(choice);
+      for (let g = 0; g < GRID.length; g++) {
+        choice[k] = g;
+        // Strictly better only: ties keep the nearer-to-default threshold already chosen.
+        if (f1(choice) > bestF1 + 1e-9) {
+          best = g;
+          bestF1 = f1(choice);
+        }
+      }
+      choice[k] = best;
+    }
+  }
+  return { thresholds: choice.map((g) => GRID[g]!), f1: Math.round(f1(choice) * 1000) / 1000 };
 }

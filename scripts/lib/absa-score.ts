@@ -20,6 +20,8 @@ export interface Score {
   figures: Figures;
   /** Per corpus aspect: labelled, found, precision, recall, F1, polarity accuracy. */
   table: Record<string, Record<string, string | number>>;
+  /** Per corpus aspect: found and labelled, found and not labelled, labelled and not found. */
+  counts: Record<string, { tp: number; fp: number; fn: number }>;
   kinds: { missed: number; extra: number; polarity: number; review: number };
   errors: string[];
 }
@@ -96,5 +98,5 @@ export function score(analyser: ReviewAnalyser, rows: readonly Row[], withStars:
     const r = e.tp / (e.tp + e.fn || 1);
     table[id] = { labelled: e.tp + e.fn, found: e.tp + e.fp, precision: r3(p), recall: r3(r), f1: r3(f1Of(p, r)), polarity: e.tp ? r3(e.pol / e.tp) : '-' };
   }
-  return { figures, table, kinds, errors };
+  return { figures, table, counts: Object.fromEntries([...per].map(([id, e]) => [id, { tp: e.tp, fp: e.fp, fn: e.fn }])), kinds, errors };
 }
