@@ -15,9 +15,13 @@ export interface Settings {
   l2: number;
   minCount: number;
   prune: number;
+  /** The review's rating as a polarity feature (1/0). */
+  stars: number;
+  /** Weights averaged over the second half of the epochs (1/0). */
+  average: number;
 }
 
-export const SETTINGS: Settings = { threshold: 0.3, epochs: 25, rate: 0.2, l2: 1e-3, minCount: 2, prune: 0.05 };
+export const SETTINGS: Settings = { threshold: 0.3, epochs: 25, rate: 0.2, l2: 1e-3, minCount: 2, prune: 0.05, stars: 1, average: 1 };
 
 export const METHOD =
   'logistic regression over words, stems, word pairs, negation scope, VADER valence and the domain lexicon, trained on blind-written labelled reviews; polarity read on the clause that names the aspect';
@@ -29,7 +33,7 @@ export interface Trained {
 
 /** The three parts trained on `rows`: detection, polarity on the clause of each aspect, review polarity. */
 export function trainModel(rows: readonly Row[], s: Settings = SETTINGS): Trained {
-  const options = (kind: TrainOptions['kind']): TrainOptions => ({ kind, epochs: s.epochs, rate: s.rate, l2: s.l2, seed: SEED, minCount: s.minCount, prune: s.prune });
+  const options = (kind: TrainOptions['kind']): TrainOptions => ({ kind, epochs: s.epochs, rate: s.rate, l2: s.l2, seed: SEED, minCount: s.minCount, prune: s.prune, average: s.average === 1 });
   const lexicon = new AspectAnalyser();
   const views = rows.map((r) => lexicon.view(r.text));
   const empty: LinearJson = { labels: [], weights: {} };
@@ -43,7 +47,8 @@ export function trainModel(rows: readonly Row[], s: Settings = SETTINGS): Traine
   rows.forEach((r, i) => {
     for (const [aspect, pol] of r.aspects) {
       const clause = detector.clauseText(views[i]!, CORPUS_ASPECTS.indexOf(aspect as (typeof CORPUS_ASPECTS)[number]));
-      polarityExamples.push({ features: [...clause.features, ...clause.features.map((f) => `${aspect}|${f}`)], target: POLARITIES.indexOf(pol) });
+      const features = s.stars ? [...clause.features, `stars:${r.stars}`] : clause.features;
+      polarityExamples.push({ features: [...features, ...features.map((f) => `${aspect}|${f}`)], target: POLARITIES.indexOf(pol) });
     }
   });
   const joined = train(POLARITIES, polarityExamples, options('softmax'));

@@ -229,7 +229,7 @@ export class AspectAnalyser {
   private judge(text: string, rating?: number): { analysis: SentenceAnalysis; review: Float64Array } {
     const rules = this.read(text, rating, this.model.pairs);
     const aspects: AspectHit[] = [];
-    const read = this.model.sentence(rules.view);
+    const read = this.model.sentence(rules.view, rating);
     for (const hit of read.hits) {
       const aspect = hit.label === CONDUCT_ASPECT && STAFF_WORDS.test(hit.clause) ? STAFF_ASPECT : (FROM_MODEL[hit.label] ?? hit.label);
       const lex = rules.aspects.get(aspect) ?? (aspect === STAFF_ASPECT ? rules.aspects.get(CONDUCT_ASPECT) : undefined);

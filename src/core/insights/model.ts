@@ -69,6 +69,9 @@ function verdict3(pos: number, neg: number, neu: number): { polarity: ModelPolar
   return { polarity, score: Math.round(((ep - en) / sum) * 1000) / 1000 };
 }
 
+/** The rating as a feature ("stars:4"), made once. */
+export const STARS: readonly string[] = [0, 1, 2, 3, 4, 5].map((n) => `stars:${n}`);
+
 /** Weights of the three parts side by side, so one lookup per feature serves them all. */
 const D = 0;
 
@@ -170,12 +173,12 @@ export class AspectModel {
   }
 
   /** Polarity of aspect `k` in a clause: its features' shared polarity weights plus the aspect's own. */
-  private polarityAt(features: readonly string[], k: number): { polarity: ModelPolarity; score: number } {
+  private polarityAt(features: readonly string[], k: number, stars: string | null): { polarity: ModelPolarity; score: number } {
     const W = this.weights;
     const own = this.P + 3 * (k + 1);
     let pos = 0, neg = 0, neu = 0;
-    for (let f = 0; f < features.length; f++) {
-      const row = this.rows.get(features[f]!);
+    for (let f = 0; f <= features.length; f++) {
+      const row = this.rows.get(f < features.length ? features[f]! : stars!);
       if (row === undefined) continue;
       const at = row * this.width;
       pos += W[at + this.P]! + W[at + own]!;
@@ -199,8 +202,9 @@ export class AspectModel {
     return this.clauseFor(scored, k).c;
   }
 
-  /** The aspects one sentence judges, and its share of the review's overall logits. */
-  sentence(view: View): { hits: ModelHit[]; review: Float64Array } {
+  /** The aspects one sentence judges, and its share of the review's overall logits; `stars`, the review's rating, weighs in the polarity. */
+  sentence(view: View, stars?: number): { hits: ModelHit[]; review: Float64Array } {
+    const starsFeature = stars === undefined ? null : STARS[stars] ?? null;
     // Detection and review weights for the sentence; polarity weights only for the aspects found, on their clause.
     const z = this.sum(view.features, this.P);
     const hits: ModelHit[] = [];
@@ -209,14 +213,14 @@ export class AspectModel {
       if (z[D + k]! < this.cuts[k]!) continue;
       clauses ??= view.clauses().map((c) => ({ text: c.text, features: c.features, z: c.features === view.features ? z : this.sum(c.features, this.R) }));
       const clause = this.clauseFor(clauses, k);
-      hits.push({ label: this.labels[k]!, ...this.polarityAt(clause.features, k), clause: clause.text });
+      hits.push({ label: this.labels[k]!, ...this.polarityAt(clause.features, k, starsFeature), clause: clause.text });
     }
     return { hits, review: z.subarray(this.R, this.R + 3) };
   }
 
   /** A review's overall polarity from its sentences' summed review logits and its stars: positive, negative, or neutral (mixed or neither). */
   reviewPolarity(sentences: readonly Float64Array[], stars: number): { polarity: ModelPolarity; score: number } {
-    const z = [...this.sum([`stars:${stars}`], this.P).subarray(this.R, this.R + 3)];
+    const z = [...this.sum([STARS[stars] ?? `stars:${stars}`], this.P).subarray(this.R, this.R + 3)];
     for (const s of sentences) for (let i = 0; i < 3; i++) z[i]! += s[i]!;
     return verdict3(z[0]!, z[1]!, z[2]!);
   }
