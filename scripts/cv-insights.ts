@@ -40,7 +40,7 @@ for (const f of folds) {
   results[f.name] = score(scorer(model), f.test, true).figures;
 }
 const keys = ['aspect_f1', 'polarity_accuracy', 'review_polarity'] as const;
-const mean = Object.fromEntries(keys.map((k) => [k, Math.round((Object.values(results).reduce((s, r) => s + (r[k] ?? 0), 0) / folds.length) * 1000) / 1000]));
 console.log(JSON.stringify({ ...settings, perAspect }));
 console.table(results);
+const mean = Object.fromEntries(keys.map((k) => [k, Math.round((Object.values(results).reduce((s, r) => s + (r[k] ?? 0), 0) / folds.length) * 1000) / 1000]));
 console.log(`mean over folds: ${JSON.stringify(mean)}`);

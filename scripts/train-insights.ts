@@ -1,21 +1,27 @@
 /**
  * Trains the aspect model (src/core/insights/model.json) from the blind-written corpus in eval/
- * (absa-train-*.tsv): per-aspect logistic detection, a softmax polarity model read on the clause
- * that speaks of the aspect, and a softmax overall-polarity model over a review's sentences and
- * stars. The features are the analyser's own view of a text (words, stems, pairs, negation,
- * VADER valence, the domain lexicon's reading). Seeded: the same corpus gives the same file.
+ * (absa-train-*.tsv, one file per writer): per-aspect logistic detection, a softmax polarity
+ * model read on the clause that speaks of the aspect, and a softmax overall-polarity model over a
+ * review's sentences and stars. The features are the analyser's own view of a text (words,
+ * stems, pairs, negation, VADER valence, the domain lexicon's reading). Each aspect's threshold
+ * is chosen by leave-one-writer-out over the same files. Seeded: the same corpus gives the same file.
  */
 import { writeFileSync } from 'node:fs';
-import { readCorpus } from './lib/absa-corpus.js';
+import { CORPUS_ASPECTS, readCorpus } from './lib/absa-corpus.js';
 import { TRAINING_FILES } from './lib/absa-files.js';
-import { trainModel } from './lib/absa-model.js';
+import { chooseThresholds, trainModel } from './lib/absa-model.js';
 
 const FILES = TRAINING_FILES;
 
-const rows = FILES.flatMap((f) => readCorpus(new URL(`../${f}`, import.meta.url).pathname));
-const { model, sizes } = trainModel(rows);
+const writers = FILES.map((f) => readCorpus(new URL(`../${f}`, import.meta.url).pathname));
+const rows = writers.flat();
+const { thresholds, f1 } = chooseThresholds(writers);
+console.log(`thresholds (leave-one-writer-out aspect F1 ${f1}): ${CORPUS_ASPECTS.map((a, k) => `${a} ${thresholds[k]}`).join(', ')}`);
+const trained = trainModel(rows);
+const model = trained.model.withThresholds(thresholds);
 const file = `${JSON.stringify(model.toFile({ files: FILES, rows: rows.length }))}\n`;
 writeFileSync(new URL('../src/core/insights/model.json', import.meta.url), file);
+const { sizes } = trained;
 console.log(
   `trained on ${rows.length} rows from ${FILES.join(', ')}: ${sizes.detect} detection, ${sizes.polarity} polarity, ${sizes.review} review features; ${sizes.judgements} aspect judgements; model.json ${(file.length / 1024).toFixed(0)} KiB`,
 );

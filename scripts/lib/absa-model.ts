@@ -19,9 +19,11 @@ export interface Settings {
   stars: number;
   /** Weights averaged over the second half of the epochs (1/0). */
   average: number;
+  /** L2 of the detection part (`l2` is the polarity and review parts'). */
+  l2Detect: number;
 }
 
-export const SETTINGS: Settings = { threshold: 0.3, epochs: 25, rate: 0.2, l2: 1e-3, minCount: 2, prune: 0.05, stars: 1, average: 1 };
+export const SETTINGS: Settings = { threshold: 0.3, epochs: 25, rate: 0.2, l2: 3e-5, minCount: 2, prune: 0.05, stars: 1, average: 1, l2Detect: 0.03 };
 
 export const METHOD =
   'logistic regression over words, stems, word pairs, negation scope, VADER valence and the domain lexicon, trained on blind-written labelled reviews; polarity read on the clause that names the aspect';
@@ -33,12 +35,12 @@ export interface Trained {
 
 /** The three parts trained on `rows`: detection, polarity on the clause of each aspect, review polarity. */
 export function trainModel(rows: readonly Row[], s: Settings = SETTINGS): Trained {
-  const options = (kind: TrainOptions['kind']): TrainOptions => ({ kind, epochs: s.epochs, rate: s.rate, l2: s.l2, seed: SEED, minCount: s.minCount, prune: s.prune, average: s.average === 1 });
+  const options = (kind: TrainOptions['kind'], l2 = s.l2): TrainOptions => ({ kind, epochs: s.epochs, rate: s.rate, l2, seed: SEED, minCount: s.minCount, prune: s.prune, average: s.average === 1 });
   const lexicon = new AspectAnalyser();
   const views = rows.map((r) => lexicon.view(r.text));
   const empty: LinearJson = { labels: [], weights: {} };
 
-  const detect = train(CORPUS_ASPECTS, rows.map((r, i) => ({ features: views[i]!.features, target: CORPUS_ASPECTS.map((a) => (r.aspects.has(a) ? 1 : 0)) })), options('logistic'));
+  const detect = train(CORPUS_ASPECTS, rows.map((r, i) => ({ features: views[i]!.features, target: CORPUS_ASPECTS.map((a) => (r.aspects.has(a) ? 1 : 0)) })), options('logistic', s.l2Detect));
   const detector = AspectModel.fromParts({ method: '', trained_on: { files: [], rows: 0 }, thresholds: CORPUS_ASPECTS.map(() => s.threshold), detect, polarity: empty, review: empty });
 
   // Polarity is learnt where inference reads it: on the clause the detector ties most to the

@@ -38,7 +38,7 @@ interface Item {
 interface ClauseResult {
   score: number;
   aspects: Map<string, { score: number; polar: boolean; mixed: boolean; phrases: string[] }>;
-  /** The lexicon patterns matched. */
+  /** The lexicon patterns matched, as model features ("P:on time"). */
   patterns: string[];
   tokens: string[];
 }
@@ -59,12 +59,19 @@ class SentenceView {
   }
 }
 
+/** Per aspect id, the features of the lexicon's reading of it, made once. */
+const READING = new Map<string, { mention: string } & Record<Polarity, string>>();
+
 /** The lexicon's reading as model features: each pattern matched, each aspect judged and how (in the model's labels), the overall lean. */
 function lexiconFeatures(out: string[], patterns: readonly string[], aspects: ReadonlyMap<string, { score: number }>, score: number): string[] {
-  for (const p of patterns) out.push(`P:${p}`);
+  for (const p of patterns) out.push(p);
   for (const [aspect, a] of aspects) {
-    const label = TO_MODEL[aspect] ?? aspect;
-    out.push(`R:${label}`, `R:${label}:${polarityOf(a.score)}`);
+    let r = READING.get(aspect);
+    if (r === undefined) {
+      const label = TO_MODEL[aspect] ?? aspect;
+      READING.set(aspect, (r = { mention: `R:${label}`, positive: `R:${label}:positive`, negative: `R:${label}:negative`, neutral: `R:${label}:neutral` }));
+    }
+    out.push(r.mention, r[polarityOf(a.score)]);
   }
   if (Math.abs(score) > EPSILON) out.push(score > 0 ? 'R:+' : 'R:-');
   return out;
@@ -175,7 +182,7 @@ export class AspectAnalyser {
     if ([...aspects.values()].some((a) => a.polar)) {
       for (const [id, a] of aspects) if (!a.polar) aspects.delete(id);
     }
-    return { score: items.reduce((s, i) => s + i.value, 0), aspects, patterns: matches.map((m) => m.pattern.text), tokens };
+    return { score: items.reduce((s, i) => s + i.value, 0), aspects, patterns: matches.map((m) => m.pattern.feature), tokens };
   }
 
   /** The lexicon's reading of a sentence (per aspect its score and the phrases that carried it) and the model's view of it. */

@@ -210,7 +210,9 @@ export class AspectModel {
     const hits: ModelHit[] = [];
     let clauses: { text: string; features: string[]; z: Float64Array }[] | null = null;
     for (let k = 0; k < this.labels.length; k++) {
-      if (z[D + k]! < this.cuts[k]!) continue;
+      if (z[D + k]! < this.cuts[k]!) {
+        continue;
+      }
       clauses ??= view.clauses().map((c) => ({ text: c.text, features: c.features, z: c.features === view.features ? z : this.sum(c.features, this.R) }));
       const clause = this.clauseFor(clauses, k);
       hits.push({ label: this.labels[k]!, ...this.polarityAt(clause.features, k, starsFeature), clause: clause.text });
