@@ -10,10 +10,8 @@
  * the `model` line of /insights.json). `-- --errors` lists every miss.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
-import { ReviewAnalyser } from '../src/core/insights/per-review.js';
-import type { Business } from '../src/core/schema/business.js';
-import type { Review } from '../src/core/schema/review.js';
-import { CORPUS_ASPECTS, corpusExists, readCorpus, type Pol, type Row } from './lib/absa-corpus.js';
+import { corpusExists, readCorpus, type Pol, type Row } from './lib/absa-corpus.js';
+import { score, scorer, TO_CORPUS, type Figures } from './lib/absa-score.js';
 
 const root = new URL('../', import.meta.url);
 const path = (p: string) => new URL(p, root).pathname;
@@ -22,9 +20,6 @@ const MEASURED = path('src/core/insights/measured.json');
 const TARGETS = { aspect_f1: 0.9, polarity_accuracy: 0.9, review_polarity: 0.85 };
 const showErrors = process.argv.includes('--errors');
 const record = process.argv.includes('--record');
-
-/** Taxonomy ids in the corpus's scheme: customer service is part of its professionalism. */
-const TO_CORPUS: Record<string, string> = { quality_of_work: 'quality', technical_knowledge: 'knowledge', customer_service: 'professionalism' };
 
 /** The older in-house file: "labels<TAB>sentence" with our ids and +/-/0; no review polarity. */
 function readInHouse(file: string): Row[] {
@@ -43,90 +38,18 @@ function readInHouse(file: string): Row[] {
     });
 }
 
-const business = { name: 'Evaluation', service_areas: [], services: [], technicians: [] } as unknown as Business;
-const analyser = new ReviewAnalyser(business);
-
-interface Figures {
-  aspect_precision: number;
-  aspect_recall: number;
-  aspect_f1: number;
-  polarity_accuracy: number;
-  review_polarity: number | null;
-}
-
-const r3 = (x: number) => Math.round(x * 1000) / 1000;
-const f1Of = (p: number, r: number) => (p + r ? (2 * p * r) / (p + r) : 0);
+const analyser = scorer();
 
 function evaluate(name: string, rows: readonly Row[], withStars: boolean): Figures {
-  let tp = 0, fp = 0, fn = 0, polRight = 0, revRight = 0;
-  const per = new Map<string, { tp: number; fp: number; fn: number; pol: number }>(CORPUS_ASPECTS.map((a) => [a, { tp: 0, fp: 0, fn: 0, pol: 0 }]));
-  const errors: string[] = [];
-  const kinds = { missed: 0, extra: 0, polarity: 0, review: 0 };
-  rows.forEach((row, i) => {
-    const review = { id: `R${i}`, rating: withStars ? row.stars : 3, text: row.text } as Review;
-    const a = analyser.analyse(review);
-    const found = new Map<string, Pol>();
-    for (const h of a.per.aspects) {
-      const id = TO_CORPUS[h.aspect] ?? h.aspect;
-      // Two of ours in one of theirs (professionalism + customer service): a disagreement is a mixed verdict.
-      const before = found.get(id);
-      found.set(id, before && before !== h.polarity ? 'neutral' : h.polarity);
-    }
-    for (const [id, pol] of found) {
-      const e = per.get(id);
-      if (row.aspects.has(id)) {
-        tp++;
-        if (e) e.tp++;
-        if (row.aspects.get(id) === pol) {
-          polRight++;
-          if (e) e.pol++;
-        } else {
-          kinds.polarity++;
-          errors.push(`polarity ${id}: expected ${row.aspects.get(id)}, got ${pol} | ${row.text}`);
-        }
-      } else {
-        fp++;
-        if (e) e.fp++;
-        kinds.extra++;
-        errors.push(`extra    ${id} (${pol}) | ${row.text}`);
-      }
-    }
-    for (const id of row.aspects.keys()) {
-      if (found.has(id)) continue;
-      fn++;
-      per.get(id)!.fn++;
-      kinds.missed++;
-      errors.push(`missed   ${id} (${row.aspects.get(id)}) | ${row.text}`);
-    }
-    if (withStars) {
-      if (a.per.sentiment === row.overall) revRight++;
-      else {
-        kinds.review++;
-        errors.push(`review   expected ${row.overall}, got ${a.per.sentiment} (${row.stars} stars) | ${row.text}`);
-      }
-    }
-  });
-  const precision = tp / (tp + fp || 1);
-  const recall = tp / (tp + fn || 1);
-  const figures: Figures = {
-    aspect_precision: r3(precision),
-    aspect_recall: r3(recall),
-    aspect_f1: r3(f1Of(precision, recall)),
-    polarity_accuracy: r3(polRight / (tp || 1)),
-    review_polarity: withStars ? r3(revRight / rows.length) : null,
-  };
-  console.log(`\n== ${name}: ${rows.length} texts, ${tp + fn} labelled aspects`);
-  console.table(figures);
-  const table: Record<string, Record<string, string | number>> = {};
-  for (const [id, e] of per) {
-    const p = e.tp / (e.tp + e.fp || 1);
-    const r = e.tp / (e.tp + e.fn || 1);
-    table[id] = { labelled: e.tp + e.fn, found: e.tp + e.fp, precision: r3(p), recall: r3(r), f1: r3(f1Of(p, r)), polarity: e.tp ? r3(e.pol / e.tp) : '-' };
-  }
-  console.table(table);
-  console.log(`misses: ${kinds.missed} aspects missed, ${kinds.extra} found but not labelled, ${kinds.polarity} wrong polarity${withStars ? `, ${kinds.review} wrong review polarity` : ''}`);
-  if (showErrors) console.log(errors.join('\n'));
-  return figures;
+  const s = score(analyser, rows, withStars);
+  const { missed, extra, polarity, review } = s.kinds;
+  const labelled = Object.values(s.table).reduce((n, e) => n + Number(e['labelled']), 0);
+  console.log(`\n== ${name}: ${rows.length} texts, ${labelled} labelled aspects`);
+  console.table(s.figures);
+  console.table(s.table);
+  console.log(`misses: ${missed} aspects missed, ${extra} found but not labelled, ${polarity} wrong polarity${withStars ? `, ${review} wrong review polarity` : ''}`);
+  if (showErrors) console.log(s.errors.join('\n'));
+  return s.figures;
 }
 
 evaluate('in-house sentences (eval/insights-sentences.tsv, written with the lexicon)', readInHouse(path('eval/insights-sentences.tsv')), false);

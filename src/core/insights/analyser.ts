@@ -38,7 +38,7 @@ interface Item {
 interface ClauseResult {
   score: number;
   aspects: Map<string, { score: number; polar: boolean; mixed: boolean; phrases: string[] }>;
-  /** The lexicon patterns matched. */
+  /** The lexicon patterns matched, as model features ("P:on time"). */
   patterns: string[];
   tokens: string[];
 }
@@ -59,12 +59,19 @@ class SentenceView {
   }
 }
 
+/** Per aspect id, the features of the lexicon's reading of it, made once. */
+const READING = new Map<string, { mention: string } & Record<Polarity, string>>();
+
 /** The lexicon's reading as model features: each pattern matched, each aspect judged and how (in the model's labels), the overall lean. */
 function lexiconFeatures(out: string[], patterns: readonly string[], aspects: ReadonlyMap<string, { score: number }>, score: number): string[] {
-  for (const p of patterns) out.push(`P:${p}`);
+  for (const p of patterns) out.push(p);
   for (const [aspect, a] of aspects) {
-    const label = TO_MODEL[aspect] ?? aspect;
-    out.push(`R:${label}`, `R:${label}:${polarityOf(a.score)}`);
+    let r = READING.get(aspect);
+    if (r === undefined) {
+      const label = TO_MODEL[aspect] ?? aspect;
+      READING.set(aspect, (r = { mention: `R:${label}`, positive: `R:${label}:positive`, negative: `R:${label}:negative`, neutral: `R:${label}:neutral` }));
+    }
+    out.push(r.mention, r[polarityOf(a.score)]);
   }
   if (Math.abs(score) > EPSILON) out.push(score > 0 ? 'R:+' : 'R:-');
   return out;
@@ -103,7 +110,11 @@ export class AspectAnalyser {
   private readonly custom: ReadonlySet<string>;
   readonly aspects: readonly AspectDef[];
 
-  constructor(extraAspects: readonly AspectDef[] = []) {
+  /** `model`: another trained model (cross-validation trains and scores its own). */
+  constructor(
+    extraAspects: readonly AspectDef[] = [],
+    private readonly model: AspectModel = MODEL,
+  ) {
     this.aspects = [...BUILTIN_ASPECTS, ...extraAspects.filter((a) => !BUILTIN_ASPECTS.some((b) => b.id === a.id))];
     this.custom = new Set(this.aspects.filter((a) => !BUILTIN_ASPECTS.includes(a)).map((a) => a.id));
     const cues: LexEntry[] = this.aspects.flatMap((a) => a.cues.map((c): LexEntry => [c.toLowerCase(), 0, a.id]));
@@ -171,7 +182,7 @@ export class AspectAnalyser {
     if ([...aspects.values()].some((a) => a.polar)) {
       for (const [id, a] of aspects) if (!a.polar) aspects.delete(id);
     }
-    return { score: items.reduce((s, i) => s + i.value, 0), aspects, patterns: matches.map((m) => m.pattern.text), tokens };
+    return { score: items.reduce((s, i) => s + i.value, 0), aspects, patterns: matches.map((m) => m.pattern.feature), tokens };
   }
 
   /** The lexicon's reading of a sentence (per aspect its score and the phrases that carried it) and the model's view of it. */
@@ -223,9 +234,9 @@ export class AspectAnalyser {
   }
 
   private judge(text: string, rating?: number): { analysis: SentenceAnalysis; review: Float64Array } {
-    const rules = this.read(text, rating, MODEL.pairs);
+    const rules = this.read(text, rating, this.model.pairs);
     const aspects: AspectHit[] = [];
-    const read = MODEL.sentence(rules.view);
+    const read = this.model.sentence(rules.view, rating);
     for (const hit of read.hits) {
       const aspect = hit.label === CONDUCT_ASPECT && STAFF_WORDS.test(hit.clause) ? STAFF_ASPECT : (FROM_MODEL[hit.label] ?? hit.label);
       const lex = rules.aspects.get(aspect) ?? (aspect === STAFF_ASPECT ? rules.aspects.get(CONDUCT_ASPECT) : undefined);
@@ -254,7 +265,7 @@ export class AspectAnalyser {
       sentences.push(j.analysis);
       logits.push(j.review);
     }
-    return { sentences, overall: MODEL.reviewPolarity(logits, rating) };
+    return { sentences, overall: this.model.reviewPolarity(logits, rating) };
   }
 
   /** Every sentence of a review text. */

@@ -32,6 +32,8 @@ export interface TrainOptions {
   minCount: number;
   /** Weights smaller than this are stored as 0. */
   prune: number;
+  /** Keep the mean of the weights at the end of each epoch of the second half (steadier than the last ones). */
+  average: boolean;
 }
 
 /** AdaGrad over shuffled examples with L2: deterministic for a given seed and example order. */
@@ -49,6 +51,8 @@ export function train(labels: readonly string[], examples: readonly Example[], o
   }
   const rand = seededRandom(o.seed);
   const order = examples.map((_, i) => i);
+  const mean = new Map<string, Float64Array>();
+  let averaged = 0;
   for (let epoch = 0; epoch < o.epochs; epoch++) {
     for (let i = order.length - 1; i > 0; i--) {
       const j = Math.floor(rand() * (i + 1));
@@ -74,7 +78,16 @@ export function train(labels: readonly string[], examples: readonly Example[], o
         }
       }
     }
+    if (o.average && epoch >= Math.floor(o.epochs / 2)) {
+      averaged++;
+      for (const [f, wf] of w) {
+        let m = mean.get(f);
+        if (!m) mean.set(f, (m = new Float64Array(K)));
+        for (let k = 0; k < K; k++) m[k]! += wf[k]!;
+      }
+    }
   }
+  if (averaged > 0) for (const [f, m] of mean) w.set(f, m.map((x) => x / averaged));
   const weights: Record<string, number[]> = {};
   for (const [f, wf] of [...w].sort((a, b) => (a[0] < b[0] ? -1 : 1))) {
     // Weights too small to move a decision are left out: they would only make the file bigger.

@@ -8,6 +8,8 @@ export interface Pattern {
   /** Starts with a negator: the phrase has its own negation. */
   fixed: boolean;
   text: string;
+  /** The model feature of a match ("P:on time"). */
+  feature: string;
 }
 
 export interface Match {
@@ -27,7 +29,7 @@ export class PhraseMatcher {
       const slots = text.split(/\s+/).map((w) => (w === '*' ? null : new Set(w.split('|'))));
       const first = slots[0];
       if (!first) throw new Error(`lexicon pattern "${text}" must start with a word`);
-      const pattern: Pattern = { slots, polarity, aspect: aspect ?? null, fixed: [...first].some((w) => negators.has(w)), text };
+      const pattern: Pattern = { slots, polarity, aspect: aspect ?? null, fixed: [...first].some((w) => negators.has(w)), text, feature: `P:${text}` };
       for (const w of first) {
         const list = this.byFirst.get(w) ?? [];
         list.push(pattern);

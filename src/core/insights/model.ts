@@ -12,7 +12,8 @@ export type ModelPolarity = 'positive' | 'negative' | 'neutral';
 export interface ModelParts {
   method: string;
   trained_on: { files: string[]; rows: number };
-  threshold: number;
+  /** Per aspect label, the probability from which it is found. */
+  thresholds: number[];
   /** One logistic output per aspect label. */
   detect: LinearJson;
   /**
@@ -32,7 +33,8 @@ export interface ModelParts {
 export interface ModelFile {
   method: string;
   trained_on: { files: string[]; rows: number };
-  threshold: number;
+  /** Per label, the probability from which it is found (chosen by cross-validation across writers). */
+  thresholds: number[];
   labels: string[];
   features: string;
   scale: number;
@@ -67,16 +69,19 @@ function verdict3(pos: number, neg: number, neu: number): { polarity: ModelPolar
   return { polarity, score: Math.round(((ep - en) / sum) * 1000) / 1000 };
 }
 
+/** The rating as a feature ("stars:4"), made once. */
+export const STARS: readonly string[] = [0, 1, 2, 3, 4, 5].map((n) => `stars:${n}`);
+
 /** Weights of the three parts side by side, so one lookup per feature serves them all. */
 const D = 0;
 
 export class AspectModel {
   readonly method: string;
-  readonly threshold: number;
-  /** The threshold as a logit: no exp per aspect and sentence. */
-  private readonly cut: number;
+  readonly thresholds: readonly number[];
+  /** The thresholds as logits: no exp per aspect and sentence. */
+  private readonly cuts: Float64Array;
   readonly labels: readonly string[];
-  /** feature -> row in `weights`; a row is detection (A), polarity (3 + 3A), review (3). Little-endian 16-bit rows in the file. */
+  /** feature -> row in `weights`; a row is detection (A), review (3), polarity (3 + 3A). Little-endian 16-bit rows in the file. */
   private readonly rows = new Map<string, number>();
   private readonly weights: Float32Array;
   /** The word pairs the model has weights for (features.ts builds only these at inference). */
@@ -85,15 +90,15 @@ export class AspectModel {
   private readonly P: number;
   private readonly R: number;
 
-  private constructor(method: string, threshold: number, labels: readonly string[], features: readonly string[], weights: Float32Array) {
+  private constructor(method: string, thresholds: readonly number[], labels: readonly string[], features: readonly string[], weights: Float32Array) {
     this.method = method;
-    this.threshold = threshold;
-    this.cut = Math.log(threshold / (1 - threshold));
+    this.thresholds = thresholds;
+    this.cuts = Float64Array.from(thresholds, (t) => Math.log(t / (1 - t)));
     this.labels = labels;
     const A = labels.length;
-    this.P = A;
-    this.R = A + 3 * (A + 1);
-    this.width = this.R + 3;
+    this.R = A;
+    this.P = A + 3;
+    this.width = this.P + 3 * (A + 1);
     features.forEach((f, i) => this.rows.set(f, i));
     this.weights = weights;
     const pairs = new Map<string, Map<string, string>>();
@@ -109,9 +114,9 @@ export class AspectModel {
     this.pairs = pairs;
   }
 
-  /** Row width for a number of aspect labels. */
-  static width(labels: number): number {
-    return labels + 3 * (labels + 1) + 3;
+  /** The same weights with other thresholds (cross-validation chooses them). */
+  withThresholds(thresholds: readonly number[]): AspectModel {
+    return new AspectModel(this.method, thresholds, this.labels, [...this.rows.keys()], this.weights);
   }
 
   /** From the trained parts (training, before the file is written). */
@@ -120,19 +125,24 @@ export class AspectModel {
     const index = new Map<string, number>();
     for (const part of [m.detect, m.polarity, m.review]) for (const f of Object.keys(part.weights)) if (!index.has(f)) index.set(f, features.push(f) - 1);
     const A = m.detect.labels.length;
-    const width = AspectModel.width(A);
+    const width = A + 3 + 3 * (A + 1);
     const weights = new Float32Array(features.length * width);
-    for (const [part, at] of [[m.detect, 0], [m.polarity, A], [m.review, A + 3 * (A + 1)]] as const) {
+    for (const [part, at] of [[m.detect, 0], [m.review, A], [m.polarity, A + 3]] as const) {
       for (const [f, w] of Object.entries(part.weights)) weights.set(w, index.get(f)! * width + at);
     }
-    return new AspectModel(m.method, m.threshold, m.detect.labels, features, weights);
+    return new AspectModel(m.method, m.thresholds, m.detect.labels, features, weights);
   }
 
   /** From model.json. */
   static fromFile(m: ModelFile = json as ModelFile): AspectModel {
-    const bytes = Uint8Array.from(atob(m.weights), (c) => c.charCodeAt(0));
+    // Plain loops: the callback forms of Uint8Array.from and Float32Array.from took a second at start-up.
+    const binary = atob(m.weights);
+    const bytes = new Uint8Array(binary.length);
+    for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
     const ints = new Int16Array(bytes.buffer, 0, bytes.length / 2);
-    return new AspectModel(m.method, m.threshold, m.labels, m.features.split('\n'), Float32Array.from(ints, (x) => x * m.scale));
+    const weights = new Float32Array(ints.length);
+    for (let i = 0; i < ints.length; i++) weights[i] = ints[i]! * m.scale;
+    return new AspectModel(m.method, m.thresholds, m.labels, m.features.split('\n'), weights);
   }
 
   /** The file form of this model: 16-bit weights scaled to the largest. */
@@ -144,24 +154,42 @@ export class AspectModel {
     let binary = '';
     const bytes = new Uint8Array(ints.buffer);
     for (let i = 0; i < bytes.length; i++) binary += String.fromCharCode(bytes[i]!);
-    return { method: this.method, trained_on: trainedOn, threshold: this.threshold, labels: [...this.labels], features: features.join('\n'), scale, weights: btoa(binary) };
+    return { method: this.method, trained_on: trainedOn, thresholds: [...this.thresholds], labels: [...this.labels], features: features.join('\n'), scale, weights: btoa(binary) };
   }
 
-  /** Summed weight rows of the features: detection logits, polarity logits, review logits. */
-  private sum(features: readonly string[]): Float64Array {
-    const z = new Float64Array(this.width);
+  /** Summed weight rows of the features, their first `n` weights: detection logits, then review logits. */
+  private sum(features: readonly string[], n: number): Float64Array {
+    const z = new Float64Array(n);
     const W = this.weights;
-    for (const f of features) {
-      const row = this.rows.get(f);
+    const rows = this.rows;
+    const width = this.width;
+    for (let f = 0; f < features.length; f++) {
+      const row = rows.get(features[f]!);
       if (row === undefined) continue;
-      const at = row * this.width;
-      for (let i = 0; i < z.length; i++) z[i]! += W[at + i]!;
+      const at = row * width;
+      for (let i = 0; i < n; i++) z[i]! += W[at + i]!;
     }
     return z;
   }
 
-  /** The clause that speaks most of aspect `k`, with its summed weights: its polarity is read there. */
-  private clauseFor(clauses: readonly { text: string; z: Float64Array }[], k: number): { text: string; z: Float64Array } {
+  /** Polarity of aspect `k` in a clause: its features' shared polarity weights plus the aspect's own. */
+  private polarityAt(features: readonly string[], k: number, stars: string | null): { polarity: ModelPolarity; score: number } {
+    const W = this.weights;
+    const own = this.P + 3 * (k + 1);
+    let pos = 0, neg = 0, neu = 0;
+    for (let f = 0; f <= features.length; f++) {
+      const row = this.rows.get(f < features.length ? features[f]! : stars!);
+      if (row === undefined) continue;
+      const at = row * this.width;
+      pos += W[at + this.P]! + W[at + own]!;
+      neg += W[at + this.P + 1]! + W[at + own + 1]!;
+      neu += W[at + this.P + 2]! + W[at + own + 2]!;
+    }
+    return verdict3(pos, neg, neu);
+  }
+
+  /** The clause that speaks most of aspect `k`: its polarity is read there. */
+  private clauseFor<C extends { z: Float64Array }>(clauses: readonly C[], k: number): C {
     let best = clauses[0]!;
     for (const c of clauses) if (c.z[D + k]! > best.z[D + k]!) best = c;
     return best;
@@ -170,33 +198,31 @@ export class AspectModel {
   /** The clause training reads an aspect's polarity on (the same choice as inference). */
   clauseText(view: View, k: number): { text: string; features: string[] } {
     const clauses = view.clauses();
-    const scored = clauses.map((c) => ({ text: c.text, z: this.sum(c.features) }));
-    const best = this.clauseFor(scored, k);
-    return clauses[scored.indexOf(best)]!;
+    const scored = clauses.map((c) => ({ c, z: this.sum(c.features, this.P) }));
+    return this.clauseFor(scored, k).c;
   }
 
-  private polarityAt(z: Float64Array, k: number): { polarity: ModelPolarity; score: number } {
-    const at = this.P + 3 * (k + 1);
-    return verdict3(z[this.P]! + z[at]!, z[this.P + 1]! + z[at + 1]!, z[this.P + 2]! + z[at + 2]!);
-  }
-
-  /** The aspects one sentence judges, and its share of the review's overall logits. */
-  sentence(view: View): { hits: ModelHit[]; review: Float64Array } {
-    const z = this.sum(view.features);
+  /** The aspects one sentence judges, and its share of the review's overall logits; `stars`, the review's rating, weighs in the polarity. */
+  sentence(view: View, stars?: number): { hits: ModelHit[]; review: Float64Array } {
+    const starsFeature = stars === undefined ? null : STARS[stars] ?? null;
+    // Detection and review weights for the sentence; polarity weights only for the aspects found, on their clause.
+    const z = this.sum(view.features, this.P);
     const hits: ModelHit[] = [];
-    let clauses: { text: string; z: Float64Array }[] | null = null;
+    let clauses: { text: string; features: string[]; z: Float64Array }[] | null = null;
     for (let k = 0; k < this.labels.length; k++) {
-      if (z[D + k]! < this.cut) continue;
-      clauses ??= view.clauses().map((c) => ({ text: c.text, z: c.features === view.features ? z : this.sum(c.features) }));
+      if (z[D + k]! < this.cuts[k]!) {
+        continue;
+      }
+      clauses ??= view.clauses().map((c) => ({ text: c.text, features: c.features, z: c.features === view.features ? z : this.sum(c.features, this.R) }));
       const clause = this.clauseFor(clauses, k);
-      hits.push({ label: this.labels[k]!, ...this.polarityAt(clause.z, k), clause: clause.text });
+      hits.push({ label: this.labels[k]!, ...this.polarityAt(clause.features, k, starsFeature), clause: clause.text });
     }
     return { hits, review: z.subarray(this.R, this.R + 3) };
   }
 
   /** A review's overall polarity from its sentences' summed review logits and its stars: positive, negative, or neutral (mixed or neither). */
   reviewPolarity(sentences: readonly Float64Array[], stars: number): { polarity: ModelPolarity; score: number } {
-    const z = [...this.sum([`stars:${stars}`]).subarray(this.R, this.R + 3)];
+    const z = [...this.sum([STARS[stars] ?? `stars:${stars}`], this.P).subarray(this.R, this.R + 3)];
     for (const s of sentences) for (let i = 0; i < 3; i++) z[i]! += s[i]!;
     return verdict3(z[0]!, z[1]!, z[2]!);
   }

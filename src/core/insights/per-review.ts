@@ -2,13 +2,14 @@ import type { Business } from '../schema/business.js';
 import type { AspectEvidence, PerReview } from '../schema/insights.js';
 import type { Review } from '../schema/review.js';
 import { AspectAnalyser, MODEL_METHOD, polarityOf, type Polarity, type SentenceAnalysis } from './analyser.js';
+import type { AspectModel } from './model.js';
 import measured from './measured.json' with { type: 'json' };
 import { candidateTechnicianNames, entityMatchers, type EntityMatchers } from './entities.js';
 import { TAXONOMY_VERSION } from './taxonomy.js';
 import { reviewBigrams, topicStopWords } from './themes.js';
 
 /** Bumped whenever the analysis of a given text can change (model, lexicon, rules). */
-export const ANALYSER_VERSION = '2.0.0';
+export const ANALYSER_VERSION = '2.1.0';
 
 /** Figures `npm run eval:insights -- --record` last measured on the blind dev set, or null where it was absent. */
 const dev = (measured as { dev: { aspect_f1: number; polarity_accuracy: number; review_polarity: number } | null }).dev;
@@ -73,8 +74,11 @@ export class ReviewAnalyser {
   /** One string per distinct phrase, key and bigram in kept analyses: reviews repeat them endlessly. */
   private readonly strings = new Map<string, string>();
 
-  constructor(readonly business: Business) {
-    this.analyser = new AspectAnalyser(business.custom_aspects ?? []);
+  constructor(
+    readonly business: Business,
+    model?: AspectModel,
+  ) {
+    this.analyser = new AspectAnalyser(business.custom_aspects ?? [], model);
     this.matchers = entityMatchers(business);
     this.known = new Set(business.technicians.flatMap((t) => [t.name, ...t.aliases]).map((n) => n.toLowerCase()));
     this.topicSkip = topicStopWords(business);
