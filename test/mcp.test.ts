@@ -105,6 +105,9 @@ describe('MCP: initialize and tools/list', () => {
     assert.deepEqual(Object.keys(result.capabilities).sort(), ['completions', 'logging', 'prompts', 'resources', 'tools']);
     assert.deepEqual(result.capabilities.resources, { subscribe: true, listChanged: true });
     assert.ok(result.instructions.endsWith(SERVER_GUIDE), 'the instructions end with the guide /developers/mcp shows');
+    const page = await (await fetch(`${svc.url}/developers/mcp`)).text();
+    assert.ok(page.includes(SERVER_GUIDE), '/developers/mcp shows the same guide');
+    for (const prompt of ['summarise_aspect', 'draft_reply', 'completion/complete', 'resources/subscribe', 'next_cursor']) assert.ok(page.includes(prompt), prompt);
     assert.match(res.headers.get('access-control-expose-headers')!, /Mcp-Session-Id/);
   });
   it('lists at least 9 read-only tools, each described, with described arguments and an output schema', async () => {

@@ -20,6 +20,35 @@ const startsOrContains = (value: string) => {
   return (candidate: string) => norm(candidate).includes(v);
 };
 
+/** Each prompt's title and description, as prompts/list and /developers/mcp give them. */
+export const PROMPTS: Record<PromptName, { title: string; description: string }> = {
+  summarise_aspect: {
+    title: 'What customers say about an aspect',
+    description: 'Summarise what customers say about one aspect of the service (punctuality, pricing, cleanliness ...): the balance of opinion, the recurring phrases and quotes, with figures.',
+  },
+  compare_technicians: {
+    title: 'Compare technicians',
+    description: 'Compare the technicians customers name: how many reviews name each, their average rating, sentiment and what customers say about them, with quotes.',
+  },
+  changes_since: {
+    title: 'What changed since a date',
+    description: 'What is new in the reviews since a date: how many came in, their ratings against the earlier ones, and what the new reviews praise or criticise.',
+  },
+  draft_reply: {
+    title: 'Draft a reply to a review',
+    description: 'Draft the business\'s public reply to one review. This server cannot post it: the draft is for the owner to post at the review\'s source.',
+  },
+};
+
+/** The prompts with their arguments, for the developer page. */
+export function promptList(): { name: string; title: string; description: string; arguments: { name: string; description: string; required: boolean }[] }[] {
+  return Object.entries(PROMPTS).map(([name, meta]) => ({
+    name,
+    ...meta,
+    arguments: Object.entries(PROMPT_ARGUMENTS[name as PromptName]).map(([arg, schema]) => ({ name: arg, description: schema.description ?? '', required: !schema.isOptional() })),
+  }));
+}
+
 /** Values of each kind of argument, completed from one snapshot. */
 function completers(snap: Snapshot) {
   return {
@@ -96,8 +125,7 @@ export function registerPrompts(server: McpServer, snap: Snapshot, baseUrl: stri
   server.registerPrompt(
     'summarise_aspect',
     {
-      title: 'What customers say about an aspect',
-      description: 'Summarise what customers say about one aspect of the service (punctuality, pricing, cleanliness ...): the balance of opinion, the recurring phrases and quotes, with figures.',
+      ...PROMPTS.summarise_aspect,
       argsSchema: shape('summarise_aspect', PROMPT_ARGUMENTS.summarise_aspect, { aspect: complete.aspect }),
     },
     ({ aspect }) => {
@@ -125,8 +153,7 @@ export function registerPrompts(server: McpServer, snap: Snapshot, baseUrl: stri
   server.registerPrompt(
     'compare_technicians',
     {
-      title: 'Compare technicians',
-      description: 'Compare the technicians customers name: how many reviews name each, their average rating, sentiment and what customers say about them, with quotes.',
+      ...PROMPTS.compare_technicians,
       argsSchema: shape('compare_technicians', PROMPT_ARGUMENTS.compare_technicians, { technicians: complete.technicians }),
     },
     ({ technicians }) => {
@@ -158,8 +185,7 @@ export function registerPrompts(server: McpServer, snap: Snapshot, baseUrl: stri
   server.registerPrompt(
     'changes_since',
     {
-      title: 'What changed since a date',
-      description: 'What is new in the reviews since a date: how many came in, their ratings against the earlier ones, and what the new reviews praise or criticise.',
+      ...PROMPTS.changes_since,
       argsSchema: shape('changes_since', PROMPT_ARGUMENTS.changes_since, { date: complete.date }),
     },
     ({ date }) => {
@@ -186,8 +212,7 @@ export function registerPrompts(server: McpServer, snap: Snapshot, baseUrl: stri
   server.registerPrompt(
     'draft_reply',
     {
-      title: 'Draft a reply to a review',
-      description: 'Draft the business\'s public reply to one review. This server cannot post it: the draft is for the owner to post at the review\'s source.',
+      ...PROMPTS.draft_reply,
       argsSchema: shape('draft_reply', PROMPT_ARGUMENTS.draft_reply, { id: complete.id, tone: complete.tone }),
     },
     ({ id, tone }) => {
