@@ -3,7 +3,9 @@ import { after, before, describe, it } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { TOOL_ANSWER_MAX_BYTES } from '../src/core/schema/search.js';
+import { ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { SERVER_GUIDE } from '../src/mcp/mcp-server.js';
+import { MAX_SUBSCRIPTIONS } from '../src/mcp/streams.js';
 import { BUSINESS, REVIEWS } from './fixtures/data.js';
 import { eventually, freshDatabase, startTestService, type TestService } from './helpers.js';
 
@@ -576,6 +578,31 @@ describe('MCP: subscriptions', () => {
       await a.close();
     }
   });
+  it('the SDK client subscribes and hears notifications/resources/updated on the stream it opens itself', async () => {
+    const own = await startTestService({ business: BUSINESS, reviews: REVIEWS.slice(0, 4) });
+    const client = new Client({ name: 'reviewcast-test', version: '1.0.0' });
+    const transport = new StreamableHTTPClientTransport(new URL(`${own.url}/mcp`));
+    try {
+      const heard: string[] = [];
+      client.setNotificationHandler(ResourceUpdatedNotificationSchema, (note) => {
+        heard.push(note.params.uri);
+      });
+      await client.connect(transport);
+      await client.subscribeResource({ uri: `${own.url}/reviews.json` });
+      // The client opens its GET stream on its own after initialize; an import made before it is open is not heard, so each round imports again.
+      for (let i = 4; i < REVIEWS.length && heard.length === 0; i++) {
+        await own.store.importReviews({ reviews: [REVIEWS[i]!], replace: false, dryRun: false });
+        await own.server.live.refresh();
+        await eventually(async () => heard.length > 0, 2000);
+      }
+      assert.equal(heard[0], `${own.url}/reviews.json`);
+      await client.unsubscribeResource({ uri: `${own.url}/reviews.json` });
+    } finally {
+      await transport.terminateSession();
+      await client.close();
+      await own.close();
+    }
+  });
   it('DELETE ends the session\'s stream', async () => {
     const mine = await initialize(svc.url);
     const stream = await openStream(svc.url, mine);
@@ -656,6 +683,14 @@ describe('MCP: paging and caps', () => {
       assert.equal(result.isError, true);
       assert.match(result.content[0]!.text, /Invalid cursor: .*start again/);
     }
+  });
+  it(`a session holds at most ${MAX_SUBSCRIPTIONS} subscriptions`, async () => {
+    const session = await initialize(big.url);
+    for (const r of MANY.slice(0, MAX_SUBSCRIPTIONS)) assert.deepEqual((await rpc(big.url, session, 'resources/subscribe', { uri: `review://${r.id}` })).result, {});
+    const over = await rpc(big.url, session, 'resources/subscribe', { uri: `review://${MANY[MAX_SUBSCRIPTIONS]!.id}` });
+    assert.match(over.error!.message, /at most|at once/);
+    await rpc(big.url, session, 'resources/unsubscribe', { uri: `review://${MANY[0]!.id}` });
+    assert.deepEqual((await rpc(big.url, session, 'resources/subscribe', { uri: `review://${MANY[MAX_SUBSCRIPTIONS]!.id}` })).result, {}, 'room again after an unsubscribe');
   });
   it('the limit and the cap are in the schema and the description', async () => {
     const tools = ((await rpc(big.url, mine, 'tools/list')).result as { tools: { name: string; description: string; inputSchema: { properties: Record<string, { maximum?: number; description: string }> } }[] }).tools;
