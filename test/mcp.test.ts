@@ -496,6 +496,7 @@ describe('MCP: completions', () => {
     assert.ok((await complete(prompt('compare_technicians'), 'technicians', 'alb')).values.includes('Al'), 'by alias');
     const rest = (await complete(prompt('compare_technicians'), 'technicians', 'Al, ')).values;
     assert.ok(rest.length > 0 && rest.every((v) => v.startsWith('Al, ') && v !== 'Al, Al'), rest.join('|'));
+    assert.deepEqual((await complete(prompt('compare_technicians'), 'technicians', 'alberto, ')).values, rest.map((v) => v.replace('Al, ', 'alberto, ')), 'a technician named by alias is not offered again');
     assert.deepEqual((await complete(prompt('changes_since'), 'date', '2026-0')).values, ['2026-05-01', '2026-04-01', '2026-03-01', '2026-02-01', '2026-01-01']);
     const id = REVIEWS[2]!.id;
     assert.ok((await complete(prompt('draft_reply'), 'id', id.slice(0, 20).toLowerCase())).values.includes(id));

@@ -61,10 +61,10 @@ function completers(snap: Snapshot) {
       const cut = value.lastIndexOf(',');
       const head = cut < 0 ? '' : `${value.slice(0, cut + 1)} `.replace(/,\s+$/, ', ');
       const match = startsOrContains(value.slice(cut + 1));
-      const named = new Set(value.slice(0, Math.max(cut, 0)).split(',').map(norm));
+      const named = value.slice(0, Math.max(cut, 0)).split(',');
       return snap
         .insights()
-        .entities.technicians.filter((t) => !named.has(norm(t.name)) && (match(t.name) || t.aliases.some(match)))
+        .entities.technicians.filter((t) => !named.some((n) => findTechnician([t], n)) && (match(t.name) || t.aliases.some(match)))
         .map((t) => `${head}${t.name}`);
     },
     date: (value: string) => {

@@ -55,8 +55,10 @@ export class McpStreams {
     this.timer.unref();
   }
 
-  /** The subscriptions of the session with this token. */
+  /** The subscriptions of the session with this token (asked for on each of its requests, so its state here counts as in use). */
   forSession(token: string): SessionSubscriptions {
+    const known = this.sessions.get(token);
+    if (known) known.touched = Date.now();
     return {
       subscribe: (uri, snap) => {
         const state = this.state(token);
