@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Runs the official MCP conformance scenarios that apply to a custom server against a real
-# reviewcast on a free port. The suite needs Node 22, taken from the npm registry.
+# reviewcast on a free port: those that need none of the suite's fixture tools, prompts or
+# resources (docs/mcp.md). The suite needs Node 22, taken from the npm registry.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-SCENARIOS=(server-initialize ping tools-list logging-set-level resources-list dns-rebinding-protection)
+SCENARIOS=(server-initialize ping tools-list logging-set-level resources-list dns-rebinding-protection completion-complete prompts-list server-sse-polling server-sse-multiple-streams)
 source scripts/lib/serve.sh
 failed=0
 for s in "${SCENARIOS[@]}"; do

@@ -2,8 +2,12 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { TOOL_ANSWER_MAX_BYTES } from '../src/core/schema/search.js';
+import { ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { SERVER_GUIDE } from '../src/mcp/mcp-server.js';
+import { MAX_SUBSCRIPTIONS } from '../src/mcp/streams.js';
 import { BUSINESS, REVIEWS } from './fixtures/data.js';
-import { freshDatabase, startTestService, type TestService } from './helpers.js';
+import { eventually, freshDatabase, startTestService, type TestService } from './helpers.js';
 
 const ACCEPT = 'application/json, text/event-stream';
 const INIT = { jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'test', version: '1.0.0' } } };
@@ -30,6 +34,40 @@ async function initialize(url: string): Promise<string> {
   const sid = res.headers.get('mcp-session-id');
   assert.ok(sid);
   return sid;
+}
+
+/** A GET /mcp event stream read as JSON-RPC messages, as they come. */
+interface Stream {
+  response: Response;
+  messages: { method: string; params?: { uri?: string } }[];
+  /** Whether the server ended the stream. */
+  ended: boolean;
+  close(): void;
+}
+
+async function openStream(url: string, session: string): Promise<Stream> {
+  const abort = new AbortController();
+  const response = await fetch(`${url}/mcp`, { headers: { accept: 'text/event-stream', 'mcp-session-id': session, 'mcp-protocol-version': '2025-06-18' }, signal: abort.signal });
+  assert.equal(response.status, 200);
+  const stream: Stream = { response, messages: [], ended: false, close: () => abort.abort() };
+  const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
+  void (async () => {
+    let buffer = '';
+    for (;;) {
+      const { value, done } = await reader.read().catch(() => ({ value: undefined, done: true }));
+      if (done) {
+        stream.ended = true;
+        return;
+      }
+      buffer += value;
+      for (let end = buffer.indexOf('\n\n'); end >= 0; end = buffer.indexOf('\n\n')) {
+        const data = buffer.slice(0, end).split('\n').filter((l) => l.startsWith('data: ')).map((l) => l.slice(6)).join('\n');
+        buffer = buffer.slice(end + 2);
+        if (data) stream.messages.push(JSON.parse(data) as Stream['messages'][number]);
+      }
+    }
+  })();
+  return stream;
 }
 
 let svc: TestService;
@@ -66,7 +104,12 @@ describe('MCP: initialize and tools/list', () => {
     assert.equal(result.protocolVersion, '2025-06-18');
     assert.equal(result.serverInfo.name, 'reviewcast');
     assert.match(result.instructions, /Test Plumbing & Air/);
-    assert.deepEqual(Object.keys(result.capabilities).sort(), ['logging', 'resources', 'tools']);
+    assert.deepEqual(Object.keys(result.capabilities).sort(), ['completions', 'logging', 'prompts', 'resources', 'tools']);
+    assert.deepEqual(result.capabilities.resources, { subscribe: true, listChanged: true });
+    assert.ok(result.instructions.endsWith(SERVER_GUIDE), 'the instructions end with the guide /developers/mcp shows');
+    const page = await (await fetch(`${svc.url}/developers/mcp`)).text();
+    assert.ok(page.includes(SERVER_GUIDE), '/developers/mcp shows the same guide');
+    for (const prompt of ['summarise_aspect', 'draft_reply', 'completion/complete', 'resources/subscribe', 'next_cursor']) assert.ok(page.includes(prompt), prompt);
     assert.match(res.headers.get('access-control-expose-headers')!, /Mcp-Session-Id/);
   });
   it('lists at least 9 read-only tools, each described, with described arguments and an output schema', async () => {
@@ -84,7 +127,7 @@ describe('MCP: initialize and tools/list', () => {
       for (const [arg, schema] of Object.entries(t.inputSchema.properties ?? {})) assert.ok(schema.description, `${t.name}.${arg} has a description`);
     }
     const search = tools.find((t) => t.name === 'search_reviews')!;
-    assert.deepEqual(Object.keys(search.inputSchema.properties!).sort(), ['cursor', 'limit', 'mentions_service', 'mentions_technician', 'min_rating', 'query', 'rating', 'since', 'sort', 'until', 'with_reply', 'with_text']);
+    assert.deepEqual(Object.keys(search.inputSchema.properties!).sort(), ['cursor', 'limit', 'mentions_service', 'mentions_technician', 'min_rating', 'query', 'rating', 'short_texts', 'since', 'sort', 'until', 'with_reply', 'with_text']);
   });
 });
 
@@ -231,10 +274,19 @@ describe('MCP: errors', () => {
     assert.equal(res.body, null);
     assert.equal(res.headers.get('content-type'), null, 'no body, so no media type');
   });
-  it('GET /mcp is 405', async () => {
-    const res = await fetch(`${svc.url}/mcp`, { headers: { accept: 'text/event-stream' } });
-    assert.equal(res.status, 405);
-    assert.match(res.headers.get('allow')!, /POST/);
+  it('GET /mcp needs a session (400, 404) and Accept: text/event-stream (406); then opens one stream per session (409 for a second)', async () => {
+    assert.equal((await fetch(`${svc.url}/mcp`, { headers: { accept: 'text/event-stream' } })).status, 400);
+    assert.equal((await fetch(`${svc.url}/mcp`, { headers: { accept: 'text/event-stream', 'mcp-session-id': 'made-up' } })).status, 404);
+    const mine = await initialize(svc.url);
+    assert.equal((await fetch(`${svc.url}/mcp`, { headers: { accept: 'application/json', 'mcp-session-id': mine } })).status, 406);
+    assert.equal((await fetch(`${svc.url}/mcp`, { headers: { accept: 'text/event-stream', 'mcp-session-id': mine, 'mcp-protocol-version': '1999-01-01' } })).status, 400);
+    const stream = await openStream(svc.url, mine);
+    try {
+      assert.equal(stream.response.headers.get('content-type'), 'text/event-stream');
+      assert.equal((await fetch(`${svc.url}/mcp`, { headers: { accept: 'text/event-stream', 'mcp-session-id': mine } })).status, 409);
+    } finally {
+      stream.close();
+    }
   });
   it('ignores an Authorization header', async () => {
     const res = await post(svc.url, { jsonrpc: '2.0', id: 1, method: 'tools/list' }, { 'mcp-session-id': sid, authorization: 'Bearer nonsense' });
@@ -345,6 +397,310 @@ describe('MCP: resources and a real client', () => {
     } finally {
       await transport.terminateSession();
       await client.close();
+    }
+  });
+});
+
+/** One JSON-RPC request within a session; the answer's body. */
+async function rpc(url: string, session: string, method: string, params: Record<string, unknown> = {}): Promise<NonNullable<Rpc['body']>> {
+  const res = await post(url, { jsonrpc: '2.0', id: n++, method, params }, { 'mcp-session-id': session, 'mcp-protocol-version': '2025-06-18' });
+  assert.equal(res.status, 200, JSON.stringify(res.body));
+  return res.body!;
+}
+
+describe('MCP: protocol versions', () => {
+  for (const version of ['2025-06-18', '2025-11-25']) {
+    it(`speaks ${version}: initialize agrees on it, and requests carrying it are answered`, async () => {
+      const res = await post(svc.url, { ...INIT, params: { ...INIT.params, protocolVersion: version } });
+      assert.equal((res.body!.result as { protocolVersion: string }).protocolVersion, version);
+      const mine = res.headers.get('mcp-session-id')!;
+      for (const method of ['tools/list', 'prompts/list', 'resources/list']) {
+        const answer = await post(svc.url, { jsonrpc: '2.0', id: 1, method }, { 'mcp-session-id': mine, 'mcp-protocol-version': version });
+        assert.equal(answer.status, 200, method);
+        assert.ok(answer.body!.result, method);
+      }
+    });
+  }
+});
+
+describe('MCP: prompts', () => {
+  type Prompt = { name: string; title: string; description: string; arguments: { name: string; description: string; required: boolean }[] };
+  type Message = { role: string; content: { type: string; text?: string; resource?: { uri: string; text: string } } };
+  const get = async (name: string, args: Record<string, string>) => rpc(svc.url, sid, 'prompts/get', { name, arguments: args });
+  const text = (messages: Message[]) => messages.map((m) => m.content.text ?? m.content.resource?.text ?? '').join('\n');
+
+  it('lists the four prompts, each described, with typed arguments', async () => {
+    const prompts = ((await rpc(svc.url, sid, 'prompts/list')).result as { prompts: Prompt[] }).prompts;
+    assert.deepEqual(prompts.map((p) => p.name), ['summarise_aspect', 'compare_technicians', 'changes_since', 'draft_reply']);
+    for (const p of prompts) {
+      assert.ok(p.title && p.description.length > 40, p.name);
+      for (const a of p.arguments) assert.ok(a.description, `${p.name}.${a.name}`);
+    }
+    const args = Object.fromEntries(prompts.map((p) => [p.name, p.arguments.map((a) => `${a.name}${a.required ? '' : '?'}`)]));
+    assert.deepEqual(args, { summarise_aspect: ['aspect'], compare_technicians: ['technicians?'], changes_since: ['date'], draft_reply: ['id', 'tone?'] });
+  });
+  it('summarise_aspect gives the figures and quotes with their permalinks', async () => {
+    const out = (await get('summarise_aspect', { aspect: 'Punctuality' })).result as { messages: Message[] };
+    const all = text(out.messages);
+    assert.match(all, /about punctuality/);
+    assert.match(all, /"negative_count":1/);
+    assert.match(all, new RegExp(`${svc.url}/reviews/[0-9A-Z]{26}`));
+  });
+  it('compare_technicians compares all, or those named', async () => {
+    const all = text(((await get('compare_technicians', {})).result as { messages: Message[] }).messages);
+    assert.match(all, /"name":"Al"/);
+    const one = text(((await get('compare_technicians', { technicians: 'alberto' })).result as { messages: Message[] }).messages);
+    assert.match(one, /Compare Al of/);
+  });
+  it('changes_since counts the reviews since the date', async () => {
+    const all = text(((await get('changes_since', { date: '2026-04-01' })).result as { messages: Message[] }).messages);
+    assert.match(all, /"new_reviews":3/);
+    assert.match(all, /get_reviews_since/);
+  });
+  it('draft_reply embeds the review as review://{id} and asks for a draft in the tone given', async () => {
+    const review = REVIEWS[3]!;
+    const out = (await get('draft_reply', { id: review.id, tone: 'formal' })).result as { messages: Message[] };
+    assert.equal(out.messages[0]!.content.type, 'resource');
+    assert.equal(out.messages[0]!.content.resource!.uri, `review://${review.id}`);
+    assert.equal((JSON.parse(out.messages[0]!.content.resource!.text) as { review: { url: string } }).review.url, `${svc.url}/reviews/${review.id}`);
+    assert.match(out.messages[1]!.content.text!, /formal tone/);
+    assert.match(out.messages[1]!.content.text!, /read-only/);
+  });
+  it('bad arguments are -32602 naming what is wrong', async () => {
+    const cases: [string, Record<string, string>, RegExp][] = [
+      ['draft_reply', { id: 'nope' }, /id/],
+      ['draft_reply', { id: '01ZZZZZZZZZZZZZZZZZZZZZZZZ' }, /No review has id/],
+      ['draft_reply', { id: REVIEWS[0]!.id, tone: 'angry' }, /tone/],
+      ['summarise_aspect', {}, /aspect/],
+      ['summarise_aspect', { aspect: 'vibes' }, /Valid aspects: punctuality/],
+      ['compare_technicians', { technicians: 'Al, Zed' }, /"Zed"/],
+      ['changes_since', { date: '2026-02-30' }, /date/],
+      ['no_such_prompt', {}, /no_such_prompt/],
+    ];
+    for (const [name, args, message] of cases) {
+      const body = await get(name, args);
+      assert.equal(body.error?.code, -32602, `${name} ${JSON.stringify(args)}`);
+      assert.match(body.error!.message, message, `${name} ${JSON.stringify(args)}`);
+    }
+  });
+});
+
+describe('MCP: completions', () => {
+  const complete = async (ref: Record<string, string>, name: string, value: string) =>
+    ((await rpc(svc.url, sid, 'completion/complete', { ref, argument: { name, value } })).result as { completion: { values: string[]; hasMore: boolean } }).completion;
+  const prompt = (name: string) => ({ type: 'ref/prompt', name });
+
+  it('completes prompt arguments from the data', async () => {
+    assert.deepEqual((await complete(prompt('summarise_aspect'), 'aspect', 'PUNCT')).values, ['punctuality']);
+    assert.deepEqual((await complete(prompt('summarise_aspect'), 'aspect', 'value')).values, ['pricing'], 'by label too');
+    assert.ok((await complete(prompt('compare_technicians'), 'technicians', 'alb')).values.includes('Al'), 'by alias');
+    const rest = (await complete(prompt('compare_technicians'), 'technicians', 'Al, ')).values;
+    assert.ok(rest.length > 0 && rest.every((v) => v.startsWith('Al, ') && v !== 'Al, Al'), rest.join('|'));
+    assert.deepEqual((await complete(prompt('compare_technicians'), 'technicians', 'alberto, ')).values, rest.map((v) => v.replace('Al, ', 'alberto, ')), 'a technician named by alias is not offered again');
+    assert.deepEqual((await complete(prompt('changes_since'), 'date', '2026-0')).values, ['2026-05-01', '2026-04-01', '2026-03-01', '2026-02-01', '2026-01-01']);
+    const id = REVIEWS[2]!.id;
+    assert.ok((await complete(prompt('draft_reply'), 'id', id.slice(0, 20).toLowerCase())).values.includes(id));
+    assert.deepEqual((await complete(prompt('draft_reply'), 'tone', 'f')).values, ['formal']);
+  });
+  it('completes the id of review://{id}', async () => {
+    const ids = (await complete({ type: 'ref/resource', uri: 'review://{id}' }, 'id', '')).values;
+    assert.deepEqual([...ids].sort(), REVIEWS.map((r) => r.id).sort());
+    assert.deepEqual((await complete({ type: 'ref/resource', uri: 'review://{id}' }, 'id', REVIEWS[5]!.id)).values, [REVIEWS[5]!.id]);
+  });
+  it('answers an empty list for a reference or argument it does not know', async () => {
+    for (const [ref, name] of [[prompt('test_prompt_with_arguments'), 'arg1'], [prompt('draft_reply'), 'colour'], [{ type: 'ref/resource', uri: 'test://{x}' }, 'x'], [prompt('__proto__'), 'constructor']] as const) {
+      assert.deepEqual(await complete(ref, name, 'a'), { values: [], hasMore: false }, JSON.stringify(ref));
+    }
+  });
+  it('the SDK client lists prompts, gets one and completes an argument', async () => {
+    const client = new Client({ name: 'reviewcast-test', version: '1.0.0' });
+    const transport = new StreamableHTTPClientTransport(new URL(`${svc.url}/mcp`));
+    await client.connect(transport);
+    try {
+      assert.equal((await client.listPrompts()).prompts.length, 4);
+      const got = await client.getPrompt({ name: 'changes_since', arguments: { date: '2026-01-01' } });
+      assert.match((got.messages[0]!.content as { text: string }).text, /"new_reviews":8/);
+      const done = await client.complete({ ref: { type: 'ref/prompt', name: 'summarise_aspect' }, argument: { name: 'aspect', value: 'clean' } });
+      assert.deepEqual(done.completion.values, ['cleanliness']);
+    } finally {
+      await transport.terminateSession();
+      await client.close();
+    }
+  });
+});
+
+describe('MCP: subscriptions', () => {
+  const changed = (r: (typeof REVIEWS)[number]) => ({ ...r, text: `${r.text ?? ''} Edited later.` });
+
+  it('a subscribed resource that changes with an import gets notifications/resources/updated on the stream, and a new review list_changed', async () => {
+    const own = await startTestService({ business: BUSINESS, reviews: REVIEWS.slice(0, 6) });
+    try {
+      const mine = await initialize(own.url);
+      const stream = await openStream(own.url, mine);
+      try {
+        const watched = [`${own.url}/reviews.json`, `${own.url}/insights.json`, `review://${REVIEWS[0]!.id}`];
+        for (const uri of [...watched, `review://${REVIEWS[1]!.id}`, `review://${REVIEWS[2]!.id}`]) assert.deepEqual((await rpc(own.url, mine, 'resources/subscribe', { uri })).result, {});
+        assert.deepEqual((await rpc(own.url, mine, 'resources/unsubscribe', { uri: `review://${REVIEWS[1]!.id}` })).result, {});
+        const unknown = await rpc(own.url, mine, 'resources/subscribe', { uri: 'test://watched-resource' });
+        assert.equal(unknown.error?.code, -32602);
+
+        await own.store.importReviews({ reviews: [changed(REVIEWS[0]!), changed(REVIEWS[1]!), REVIEWS[6]!], replace: false, dryRun: false });
+        await own.server.live.refresh();
+        assert.ok(await eventually(async () => stream.messages.length >= watched.length + 1, 5000), JSON.stringify(stream.messages));
+        const updated = stream.messages.filter((m) => m.method === 'notifications/resources/updated').map((m) => m.params!.uri);
+        assert.deepEqual(updated.sort(), [...watched].sort(), 'the unsubscribed review and the unchanged one are not announced');
+        assert.equal(stream.messages.filter((m) => m.method === 'notifications/resources/list_changed').length, 1);
+      } finally {
+        stream.close();
+      }
+    } finally {
+      await own.close();
+    }
+  });
+  it('a replica hears of an import made on another replica sharing the store, and notifies its own client', async () => {
+    const database = await freshDatabase();
+    const a = await startTestService({ business: BUSINESS, reviews: REVIEWS.slice(0, 6), database });
+    const b = await startTestService({ database });
+    try {
+      const mine = await initialize(b.url);
+      const stream = await openStream(b.url, mine);
+      try {
+        await rpc(b.url, mine, 'resources/subscribe', { uri: `${b.url}/reviews.json` });
+        await a.store.importReviews({ reviews: [REVIEWS[7]!], replace: false, dryRun: false });
+        await a.server.live.refresh();
+        assert.ok(await eventually(async () => stream.messages.some((m) => m.method === 'notifications/resources/updated'), 10_000), 'B announced the change A imported');
+        assert.deepEqual(stream.messages.find((m) => m.method === 'notifications/resources/updated')!.params, { uri: `${b.url}/reviews.json` });
+        assert.ok(stream.messages.some((m) => m.method === 'notifications/resources/list_changed'));
+      } finally {
+        stream.close();
+      }
+    } finally {
+      await b.close();
+      await a.close();
+    }
+  });
+  it('the SDK client subscribes and hears notifications/resources/updated on the stream it opens itself', async () => {
+    const own = await startTestService({ business: BUSINESS, reviews: REVIEWS.slice(0, 4) });
+    const client = new Client({ name: 'reviewcast-test', version: '1.0.0' });
+    const transport = new StreamableHTTPClientTransport(new URL(`${own.url}/mcp`));
+    try {
+      const heard: string[] = [];
+      client.setNotificationHandler(ResourceUpdatedNotificationSchema, (note) => {
+        heard.push(note.params.uri);
+      });
+      await client.connect(transport);
+      await client.subscribeResource({ uri: `${own.url}/reviews.json` });
+      // The client opens its GET stream on its own after initialize; an import made before it is open is not heard, so each round imports again.
+      for (let i = 4; i < REVIEWS.length && heard.length === 0; i++) {
+        await own.store.importReviews({ reviews: [REVIEWS[i]!], replace: false, dryRun: false });
+        await own.server.live.refresh();
+        await eventually(async () => heard.length > 0, 2000);
+      }
+      assert.equal(heard[0], `${own.url}/reviews.json`);
+      await client.unsubscribeResource({ uri: `${own.url}/reviews.json` });
+    } finally {
+      await transport.terminateSession();
+      await client.close();
+      await own.close();
+    }
+  });
+  it('DELETE ends the session\'s stream', async () => {
+    const mine = await initialize(svc.url);
+    const stream = await openStream(svc.url, mine);
+    assert.equal(stream.ended, false);
+    assert.equal((await fetch(`${svc.url}/mcp`, { method: 'DELETE', headers: { 'mcp-session-id': mine } })).status, 204);
+    assert.ok(await eventually(async () => stream.ended, 5000), 'the stream ended');
+    // With the session gone, a new stream for it is refused.
+    assert.equal((await fetch(`${svc.url}/mcp`, { headers: { accept: 'text/event-stream', 'mcp-session-id': mine } })).status, 404);
+    stream.close();
+  });
+});
+
+describe('MCP: paging and caps', () => {
+  const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
+  const ulid = (i: number) => `01J${'0'.repeat(13)}${Array.from({ length: 10 }, (_, k) => CROCKFORD[Math.floor(i / 32 ** (9 - k)) % 32]).join('')}`;
+  // 250 reviews of about 3 KB each: 100 of them would be 300 KB, past the cap.
+  const MANY = Array.from({ length: 250 }, (_, i) => ({
+    ...REVIEWS[0]!,
+    id: ulid(i + 1),
+    author: `Customer ${i}`,
+    date: `2026-0${1 + (i % 5)}-${String(1 + (i % 28)).padStart(2, '0')}`,
+    text: `Visit ${i}. ${'The technician was careful and explained everything before starting. '.repeat(45)}`,
+    source_id: null,
+  }));
+  let big: TestService;
+  let mine: string;
+  before(async () => {
+    big = await startTestService({ business: BUSINESS, reviews: MANY });
+    mine = await initialize(big.url);
+  });
+  after(() => big.close());
+  type Page = { count?: number; returned?: number; matched: number; reviews: { id: string; url: string; text: string; text_shortened?: true }[]; next_cursor: string | null };
+  const tool = async (name: string, args: Record<string, unknown>) => {
+    const body = await rpc(big.url, mine, 'tools/call', { name, arguments: args });
+    const result = body.result as { isError?: boolean; structuredContent: Page; content: { text: string }[] };
+    return { result, bytes: Buffer.byteLength(result.content[0]!.text) };
+  };
+
+  for (const name of ['get_reviews_since', 'search_reviews']) {
+    it(`${name} pages to the end of a large result, each page within the size cap`, async () => {
+      const args = name === 'get_reviews_since' ? { date: '2026-01-01', limit: 100 } : { since: '2026-01-01', limit: 100 };
+      const seen: string[] = [];
+      let cursor: string | null | undefined;
+      let pages = 0;
+      do {
+        const { result, bytes } = await tool(name, { ...args, ...(cursor ? { cursor } : {}) });
+        assert.ok(!result.isError, result.content[0]!.text);
+        const page = result.structuredContent;
+        assert.equal(page.matched, MANY.length);
+        assert.ok(bytes <= TOOL_ANSWER_MAX_BYTES + 1024, `page of ${bytes} bytes`);
+        assert.ok(page.reviews.length < 100, 'the cap, not the limit, ended each page');
+        for (const r of page.reviews) assert.equal(r.url, `${big.url}/reviews/${r.id}`);
+        seen.push(...page.reviews.map((r) => r.id));
+        cursor = page.next_cursor;
+        pages++;
+      } while (cursor);
+      assert.equal(seen.length, MANY.length);
+      assert.equal(new Set(seen).size, MANY.length, 'no review twice');
+      assert.ok(pages >= 3);
+    });
+  }
+  it('short_texts cuts long texts (marked text_shortened) so the whole limit fits; get_review has the whole text', async () => {
+    const { result } = await tool('get_reviews_since', { date: '2026-01-01', limit: 100, short_texts: true });
+    const page = result.structuredContent;
+    assert.equal(page.count, 100);
+    for (const r of page.reviews) {
+      assert.equal(r.text_shortened, true);
+      assert.ok(r.text.length <= 402 && r.text.endsWith(' …'), r.text);
+    }
+    const whole = await tool('get_review', { id: page.reviews[0]!.id });
+    const full = (whole.result.structuredContent as unknown as { review: { text: string } }).review.text;
+    assert.ok(full.startsWith(page.reviews[0]!.text.slice(0, -2)) && full.length > 3000);
+  });
+  it('a cursor from another date, or garbled, is an isError result saying to start again', async () => {
+    const first = (await tool('get_reviews_since', { date: '2026-01-01', limit: 5 })).result.structuredContent;
+    for (const args of [{ date: '2026-02-01', cursor: first.next_cursor }, { date: '2026-01-01', cursor: 'garbled' }]) {
+      const { result } = await tool('get_reviews_since', args);
+      assert.equal(result.isError, true);
+      assert.match(result.content[0]!.text, /Invalid cursor: .*start again/);
+    }
+  });
+  it(`a session holds at most ${MAX_SUBSCRIPTIONS} subscriptions`, async () => {
+    const session = await initialize(big.url);
+    for (const r of MANY.slice(0, MAX_SUBSCRIPTIONS)) assert.deepEqual((await rpc(big.url, session, 'resources/subscribe', { uri: `review://${r.id}` })).result, {});
+    const over = await rpc(big.url, session, 'resources/subscribe', { uri: `review://${MANY[MAX_SUBSCRIPTIONS]!.id}` });
+    assert.match(over.error!.message, /at most|at once/);
+    await rpc(big.url, session, 'resources/unsubscribe', { uri: `review://${MANY[0]!.id}` });
+    assert.deepEqual((await rpc(big.url, session, 'resources/subscribe', { uri: `review://${MANY[MAX_SUBSCRIPTIONS]!.id}` })).result, {}, 'room again after an unsubscribe');
+  });
+  it('the limit and the cap are in the schema and the description', async () => {
+    const tools = ((await rpc(big.url, mine, 'tools/list')).result as { tools: { name: string; description: string; inputSchema: { properties: Record<string, { maximum?: number; description: string }> } }[] }).tools;
+    for (const name of ['get_reviews_since', 'search_reviews']) {
+      const t = tools.find((x) => x.name === name)!;
+      assert.equal(t.inputSchema.properties.limit!.maximum, 100);
+      assert.match(t.inputSchema.properties.limit!.description, /256 KB/);
+      assert.match(t.description, /256 KB/);
+      assert.ok(t.inputSchema.properties.cursor && t.inputSchema.properties.short_texts, name);
     }
   });
 });

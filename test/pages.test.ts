@@ -295,10 +295,11 @@ describe('pages in Chromium', () => {
     }
   });
 
-  it('the MCP page lists the tools the server itself lists', { skip }, async () => {
+  it('the MCP page lists the tools and prompts the server itself lists', { skip }, async () => {
     const w = await open('/developers/mcp');
     try {
-      const shown = await w.page.locator('table th[scope="row"] code').allTextContents();
+      const shown = await w.page.locator('section[aria-labelledby="tools-h"] table th[scope="row"] code').allTextContents();
+      const shownPrompts = await w.page.locator('section[aria-labelledby="prompts-h"] table th[scope="row"] code').allTextContents();
       const init = await fetch(`${svc.url}/mcp`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
@@ -311,6 +312,12 @@ describe('pages in Chromium', () => {
       });
       const tools = ((await list.json()) as { result: { tools: { name: string }[] } }).result.tools.map((t) => t.name);
       assert.deepEqual(shown, tools);
+      const prompts = await fetch(`${svc.url}/mcp`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-session-id': init.headers.get('mcp-session-id')! },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'prompts/list' }),
+      });
+      assert.deepEqual(shownPrompts, ((await prompts.json()) as { result: { prompts: { name: string }[] } }).result.prompts.map((p) => p.name));
       assert.match((await w.page.locator('main').textContent())!, new RegExp(`claude mcp add --transport http reviews ${svc.url}/mcp`));
     } finally {
       await w.context.close();

@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import type { Business } from './schema/business.js';
 import type { Review } from './schema/review.js';
-import type { SearchHits, SearchRequest, SearchResult, SinceToolResult } from './schema/search.js';
+import type { SearchHits, SearchRequest, SearchResult } from './schema/search.js';
 import { wholeWordMatcher } from './text-match.js';
 import { publishReview, sortNewestFirst } from './reviews.js';
 import { WordIndex } from './word-index.js';
@@ -288,15 +288,21 @@ function filtersOf(index: ReviewIndex, q: SearchRequest): Filter[] {
   return filters;
 }
 
+/** A cap on a page's size besides its count: the page ends before the review that would take it past `maxBytes` (never before its first). */
+export interface PageBudget {
+  maxBytes: number;
+  weigh(review: Review): number;
+}
+
 /**
  * The one search: every filter given applies; results in the order `sort` asks for, a page of
- * `limit` at a time from `cursor`. Each filter is a list of positions in the newest-first list;
+ * `limit` at a time from `cursor` (and of at most `budget.maxBytes`, when given). Each filter is a list of positions in the newest-first list;
  * the dates narrow them to a range by binary search, the shortest list in that range is walked
  * and the others are asked about each of its positions. Sorting by stars walks one segment per
  * star rating, each newest first. With a single filter the count is the length of its range, so
  * the cost is a binary search and `limit` reviews. Throws InvalidCursor for a cursor it cannot use.
  */
-export function searchReviews(index: ReviewIndex, q: SearchRequest): SearchHits {
+export function searchReviews(index: ReviewIndex, q: SearchRequest, budget?: PageBudget): SearchHits {
   const filters = filtersOf(index, q);
   const sort = q.sort ?? 'newest';
   const limit = q.limit ?? 20;
@@ -308,18 +314,31 @@ export function searchReviews(index: ReviewIndex, q: SearchRequest): SearchHits 
 
   // One review past the page tells whether there is a next page.
   const page: Place[] = [];
-  for (let s = start?.segment ?? 0; s < segments.length && page.length <= limit; s++) {
+  let bytes = 0;
+  // Set when the budget ended the page: the review that did not fit begins the next one.
+  let full = false;
+  const room = () => page.length <= limit && !full;
+  for (let s = start?.segment ?? 0; s < segments.length && room(); s++) {
     const seg = segments[s]!;
     const resume = start !== null && s === start.segment;
     const take = (k: number) => {
       const i = seg.at(k);
-      if (seg.others.every((o) => o.has(i))) page.push({ segment: s, position: i });
+      if (!seg.others.every((o) => o.has(i))) return;
+      if (budget && page.length < limit) {
+        const weight = budget.weigh(index.reviews[i]!);
+        if (page.length > 0 && bytes + weight > budget.maxBytes) {
+          full = true;
+          return;
+        }
+        bytes += weight;
+      }
+      page.push({ segment: s, position: i });
     };
-    if (backwards) for (let k = resume ? Math.min(seg.hi, seg.bound(start.position)) - 1 : seg.hi - 1; k >= seg.lo && page.length <= limit; k--) take(k);
-    else for (let k = resume ? Math.max(seg.lo, seg.bound(start.position + 1)) : seg.lo; k < seg.hi && page.length <= limit; k++) take(k);
+    if (backwards) for (let k = resume ? Math.min(seg.hi, seg.bound(start.position)) - 1 : seg.hi - 1; k >= seg.lo && room(); k--) take(k);
+    else for (let k = resume ? Math.max(seg.lo, seg.bound(start.position + 1)) : seg.lo; k < seg.hi && room(); k++) take(k);
   }
-  const more = page.length > limit;
-  if (more) page.pop();
+  const more = full || page.length > limit;
+  if (page.length > limit) page.pop();
   const reviews = page.map((p) => index.reviews[p.position]!);
   return {
     matched: segments.reduce((n, seg) => n + count(seg), 0),
@@ -350,11 +369,4 @@ export function publishHits(hits: SearchHits, baseUrl: string): SearchResult {
 export function reviewsSince(index: ReviewIndex, date: string): Review[] {
   const [from, to] = index.dateRange(date, undefined);
   return index.reviews.slice(from, to);
-}
-
-/** The answer of the MCP tool get_reviews_since: the newest `limit` reviews dated on or after `date`, and how many there are. */
-export function sinceToolResult(index: ReviewIndex, date: string, limit: number, baseUrl: string): SinceToolResult {
-  const [from, to] = index.dateRange(date, undefined);
-  const reviews = index.reviews.slice(from, Math.min(to, from + limit)).map((r) => publishReview(r, baseUrl));
-  return { since: date, count: reviews.length, matched: to - from, reviews };
 }

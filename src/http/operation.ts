@@ -6,6 +6,7 @@ import type { LiveData } from '../snapshot/live-data.js';
 import type { Hub } from '../websub/hub.js';
 import type { CostConfig, HttpConfig, McpConfig } from '../config.js';
 import type { McpSessions } from '../mcp/sessions.js';
+import type { McpStreams } from '../mcp/streams.js';
 import type { Metrics } from '../metrics/metrics.js';
 import type { HealthStore, RateLimitStore } from '../store/store.js';
 
@@ -14,7 +15,7 @@ export interface ServiceContext {
   /** Public origin, no trailing slash. */
   baseUrl: string;
   hub: Hub;
-  mcp: { sessions: McpSessions; config: McpConfig; version: string };
+  mcp: { sessions: McpSessions; streams: McpStreams; config: McpConfig; version: string };
   metrics: Metrics;
   http: HttpConfig;
   /** The counters behind the hub's per-client limit and the cost limit, shared by every replica. */

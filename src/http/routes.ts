@@ -68,7 +68,7 @@ function answerValid<S extends z.ZodObject>(
 function mcpHandler(handle: (req: McpRequest, ctx: McpEndpoint) => Promise<McpAnswer>): Handler {
   return async (req, reply, ctx) => {
     const answer = await handle({ headers: req.headers, body: typeof req.body === 'string' ? req.body : '' }, { live: ctx.live, baseUrl: ctx.baseUrl, ...ctx.mcp });
-    return reply.code(answer.status).headers(answer.headers).send(answer.body);
+    return reply.code(answer.status).headers(answer.headers).send(answer.stream ?? answer.body);
   };
 }
 
@@ -206,7 +206,7 @@ export const operations: Operation[] = [
     tag: 'MCP',
     summary: 'MCP endpoint (streamable HTTP, JSON responses)',
     description:
-      `Model Context Protocol over streamable HTTP (protocol 2025-06-18 and the other versions of the MCP SDK). One JSON-RPC 2.0 message per POST; Accept must list application/json and text/event-stream. The initialize response carries Mcp-Session-Id; send it on every later request (400 without, 404 when unknown, expired or deleted). Send MCP-Protocol-Version after initialize (400 when unsupported). A browser Origin other than the service's own (or MCP_ALLOWED_ORIGINS) gets 403. Read-only tools: ${TOOLS.map((t) => t.name).join(', ')}. Unknown tool: JSON-RPC error -32602; protocol params that do not fit the method (resources/read without uri, tools/call without name ...): -32602 with a one-line message; unknown method -32601; unparseable body -32700 with HTTP 400; an empty batch -32600 with HTTP 400; an initialize beyond MCP_MAX_SESSIONS live sessions: 503 with Retry-After; invalid arguments (checked as JSON, never coerced: true is not 1, "5" is not 5): a result with isError naming each argument and what to fix; an unknown technician, service or aspect: a result with isError and the valid choices; an invalid cursor: a result with isError saying to start again.`,
+      `Model Context Protocol over streamable HTTP (protocol 2025-06-18 and the other versions of the MCP SDK). One JSON-RPC 2.0 message per POST; Accept must list application/json and text/event-stream. The initialize response carries Mcp-Session-Id; send it on every later request (400 without, 404 when unknown, expired or deleted). Send MCP-Protocol-Version after initialize (400 when unsupported). A browser Origin other than the service's own (or MCP_ALLOWED_ORIGINS) gets 403. Read-only tools: ${TOOLS.map((t) => t.name).join(', ')}; prompts summarise_aspect, compare_technicians, changes_since and draft_reply; completion/complete for their arguments and review://{id}; resources/subscribe and unsubscribe (notifications go out on GET /mcp). Unknown tool: JSON-RPC error -32602; protocol params that do not fit the method (resources/read without uri, tools/call without name ...): -32602 with a one-line message; unknown method -32601; unparseable body -32700 with HTTP 400; an empty batch -32600 with HTTP 400; an initialize beyond MCP_MAX_SESSIONS live sessions: 503 with Retry-After; invalid arguments (checked as JSON, never coerced: true is not 1, "5" is not 5): a result with isError naming each argument and what to fix; an unknown technician, service or aspect: a result with isError and the valid choices; an invalid cursor: a result with isError saying to start again.`,
     rawBody: true,
     requestBody: {
       contentType: 'application/json',
@@ -259,10 +259,18 @@ export const operations: Operation[] = [
     path: MCP_PATH,
     operationId: 'mcpStream',
     tag: 'MCP',
-    summary: 'Server-initiated stream (not offered)',
-    description: 'Always 405: this server sends nothing unasked, so it opens no SSE stream.',
+    summary: 'Server-to-client stream of a session (Server-Sent Events)',
+    description:
+      'Opens the session\'s stream of notifications: notifications/resources/updated for each resource the session subscribed to (resources/subscribe) when an import changes it, and notifications/resources/list_changed when the set of reviews changes, on whichever replica the change was made. Requests are answered on their POST, never here. One stream per session at a time (409 for a second); a comment line every 25 s keeps it open. Subscriptions are held by the replica that took them, so a load balancer should keep a session on one replica.',
     rawBody: true,
-    responses: { '403': originRefused, '405': { description: 'Method Not Allowed', contentType: 'application/json' } },
+    responses: {
+      '200': { description: 'The event stream; each event is one JSON-RPC notification', contentType: 'text/event-stream' },
+      '400': { description: 'No Mcp-Session-Id, or an unsupported MCP-Protocol-Version', contentType: 'application/json' },
+      '403': originRefused,
+      '404': { description: 'Session unknown, expired or deleted', contentType: 'application/json' },
+      '406': { description: 'Accept does not list text/event-stream', contentType: 'application/json' },
+      '409': { description: 'The session already has a stream open', contentType: 'application/json' },
+    },
     handler: mcpHandler(handleMcpGet),
   },
   {

@@ -4,6 +4,7 @@ import { loadCostConfig, loadHttpConfig, type CostConfig, type HttpConfig, type 
 import { taggingEntity } from '../core/feeds/websub-topics.js';
 import { Metrics } from '../metrics/metrics.js';
 import { McpSessions } from '../mcp/sessions.js';
+import { McpStreams } from '../mcp/streams.js';
 import { LiveData } from '../snapshot/live-data.js';
 import { BodyCaches } from '../snapshot/body-cache.js';
 import { compressor } from '../snapshot/compressor.js';
@@ -60,6 +61,8 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   let baseUrl = opts.baseUrl ?? '';
   const hub = new Hub(opts.store, live, opts.hub, () => baseUrl, opts.logger, metrics);
   const http = opts.http ?? loadHttpConfig({});
+  const sessions = await McpSessions.open(opts.store, opts.mcp);
+  const streams = new McpStreams({ live, baseUrl: () => baseUrl, alive: async (token) => (await sessions.check(token)) === 'ok', idleMs: opts.mcp.sessionIdleSeconds * 1000 });
   const ctx = {
     live,
     hub,
@@ -68,7 +71,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     cost,
     rateLimits: opts.store,
     health: opts.store,
-    mcp: { sessions: await McpSessions.open(opts.store, opts.mcp), config: opts.mcp, version: VERSION },
+    mcp: { sessions, streams, config: opts.mcp, version: VERSION },
     get baseUrl() {
       return baseUrl;
     },
@@ -90,6 +93,8 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     async close() {
       live.off('snapshot', track);
       live.close();
+      // Open MCP streams never finish by themselves, so they are ended first.
+      streams.close();
       await Promise.all([app.close(), hub.close()]);
     },
   };

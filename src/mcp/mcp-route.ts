@@ -1,11 +1,14 @@
-/** The MCP endpoint: Origin and session checks, then one JSON-RPC message through the SDK's transport, over a plain request and answer. */
+/** The MCP endpoint: Origin and session checks, then one JSON-RPC message through the SDK's transport, over a plain request and answer; GET opens the session's notification stream. */
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+import { SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
 import type { IncomingHttpHeaders } from 'node:http';
+import type { Readable } from 'node:stream';
 import type { McpConfig } from '../config.js';
 import type { LiveData } from '../snapshot/live-data.js';
 import { buildMcpServer, paramsProblem } from './mcp-server.js';
 import type { McpSessions } from './sessions.js';
 import { Splices } from './splice.js';
+import type { McpStreams } from './streams.js';
 
 export const MCP_PATH = '/mcp';
 
@@ -20,6 +23,8 @@ export interface McpAnswer {
   status: number;
   headers: Record<string, string>;
   body?: string | Buffer;
+  /** An open-ended body (the GET event stream), in place of `body`. */
+  stream?: Readable;
 }
 
 /** What it works with. */
@@ -28,6 +33,7 @@ export interface McpEndpoint {
   /** Public origin, no trailing slash. */
   baseUrl: string;
   sessions: McpSessions;
+  streams: McpStreams;
   config: McpConfig;
   version: string;
 }
@@ -141,7 +147,9 @@ export async function handleMcpPost(req: McpRequest, ctx: McpEndpoint): Promise<
   const forward = paramErrors.length > 0 ? rest : message;
 
   const splices = new Splices();
-  const server = buildMcpServer(ctx.live.current(), ctx.baseUrl, ctx.version, splices);
+  const token = req.headers['mcp-session-id'];
+  const subscriptions = initializing || typeof token !== 'string' ? undefined : ctx.streams.forSession(token);
+  const server = buildMcpServer(ctx.live.current(), ctx.baseUrl, ctx.version, splices, subscriptions);
   const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
   try {
     await server.connect(transport);
@@ -194,14 +202,28 @@ export async function handleMcpDelete(req: McpRequest, ctx: McpEndpoint): Promis
   if (refused) return refused;
   const token = req.headers['mcp-session-id'];
   if (typeof token !== 'string' || token === '') return rpcError(headers, 400, -32000, 'Bad Request: Mcp-Session-Id header is required');
-  if (!(await ctx.sessions.end(token))) return rpcError(headers, 404, -32001, 'Session not found');
+  const ended = await ctx.sessions.end(token);
+  // Its stream and subscriptions here go either way: a session ended on another replica is over here too.
+  ctx.streams.forget(token);
+  if (!ended) return rpcError(headers, 404, -32001, 'Session not found');
   return { status: 204, headers };
 }
 
-/** GET /mcp would open a server-to-client stream; this server sends nothing unasked, so it says so at once. */
+/**
+ * GET /mcp opens the session's stream of server-to-client messages (Server-Sent Events): the
+ * notifications of its resource subscriptions and of changes to the resource list. Requests are
+ * still answered on their POST; nothing else is sent unasked.
+ */
 export async function handleMcpGet(req: McpRequest, ctx: McpEndpoint): Promise<McpAnswer> {
   const headers = cors(req);
-  const refused = await admit(req, headers, ctx, false);
+  const refused = await admit(req, headers, ctx, true);
   if (refused) return refused;
-  return rpcError({ ...headers, allow: 'POST, DELETE' }, 405, -32000, 'Method Not Allowed: this server offers no server-initiated stream; POST requests instead');
+  if (!(req.headers.accept ?? '').includes('text/event-stream')) return rpcError(headers, 406, -32000, 'Not Acceptable: Accept must list text/event-stream');
+  const version = req.headers['mcp-protocol-version'];
+  if (typeof version === 'string' && !SUPPORTED_PROTOCOL_VERSIONS.includes(version)) {
+    return rpcError(headers, 400, -32000, `Bad Request: Unsupported protocol version ${version} (supported versions: ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')})`);
+  }
+  const stream = ctx.streams.open(req.headers['mcp-session-id'] as string);
+  if (!stream) return rpcError(headers, 409, -32000, 'Conflict: this session already has a stream open; close it before opening another');
+  return { status: 200, headers: { ...headers, 'content-type': 'text/event-stream', 'cache-control': 'no-cache, no-transform', 'x-accel-buffering': 'no' }, stream };
 }

@@ -1,11 +1,14 @@
-/** The MCP server for one request: tools and resources over one snapshot. */
+/** The MCP server for one request: tools, resources, prompts and completions over one snapshot. */
 import { publishReview, ratingSentence, verifiedCount } from '../core/reviews.js';
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import {
   CallToolRequestSchema,
+  CompleteRequestSchema,
   ErrorCode,
+  GetPromptRequestSchema,
   InitializeRequestSchema,
+  ListPromptsRequestSchema,
   ListResourcesRequestSchema,
   ListResourceTemplatesRequestSchema,
   ListToolsRequestSchema,
@@ -13,12 +16,16 @@ import {
   PingRequestSchema,
   ReadResourceRequestSchema,
   SetLevelRequestSchema,
+  SubscribeRequestSchema,
+  UnsubscribeRequestSchema,
   type CallToolResult,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { z } from 'zod';
 import { objectJsonSchemaOf } from '../core/schema/json-schema.js';
 import type { Snapshot } from '../snapshot/snapshot.js';
+import { completeArgument, registerPrompts } from './prompts.js';
 import type { Splices } from './splice.js';
+import { MAX_SUBSCRIPTIONS, type SessionSubscriptions } from './streams.js';
 import { TOOLS, ToolFailure } from './tools.js';
 
 /** The requests this server answers, by method, with the SDK schema their params must meet. */
@@ -31,6 +38,11 @@ const PROTOCOL_REQUESTS: ReadonlyMap<string, z.ZodType> = new Map<string, z.ZodT
     ListResourcesRequestSchema,
     ListResourceTemplatesRequestSchema,
     ReadResourceRequestSchema,
+    SubscribeRequestSchema,
+    UnsubscribeRequestSchema,
+    ListPromptsRequestSchema,
+    GetPromptRequestSchema,
+    CompleteRequestSchema,
     SetLevelRequestSchema,
   ].map((schema) => [schema.shape.method.value, schema as z.ZodType]),
 );
@@ -91,30 +103,47 @@ function argumentProblems(input: z.ZodObject, error: z.ZodError): string[] {
   });
 }
 
+/**
+ * What this server is for and which tool, prompt or resource answers which question: sent as
+ * `instructions` on initialize (after a line about the business) and shown on /developers/mcp.
+ */
+export const SERVER_GUIDE = [
+  'Start with get_summary or get_business.',
+  'For a question about one side of the service (timeliness, prices, cleanliness ...) use list_aspects and get_aspect_sentiment; about a person, get_technician; about a service, get_service; for quotes or counts, search_reviews; for what is new since a date, get_reviews_since; for change over time, get_trends; common questions are answered by get_faq; one review in full, with the sentences behind its analysis, get_review.',
+  'search_reviews and get_reviews_since answer a page at a time: call again with cursor set to next_cursor until it is null. With short_texts true, long texts are cut (text_shortened says so) and get_review has the whole text.',
+  'Prompts: summarise_aspect, compare_technicians, changes_since and draft_reply (the reply is a draft for the owner to post; nothing can be posted through this server). Arguments that name things complete from the data (completion/complete).',
+  'Resources: the whole dataset, the insights and review://{id}; subscribe to one to hear when it changes (over the GET /mcp stream).',
+  'Quote reviews as written and cite each by its url (its permalink page; source_url is the original where known). Every tool is read-only; nothing can be changed through this server.',
+].join(' ');
+
 function instructions(snap: Snapshot): string {
   const b = snap.business;
   const rating = ratingSentence(snap.aggregate, verifiedCount(snap.index.reviews));
-  return [
-    `Read-only access to the customer reviews of ${b.name}${b.address?.locality ? ` (${b.address.locality})` : ''}. ${rating}`,
-    'Start with get_summary or get_business. For a question about one side of the service (timeliness, prices, cleanliness ...) use list_aspects and get_aspect_sentiment; about a person, get_technician; about a service, get_service; for quotes or counts, search_reviews; for change over time, get_trends; common questions are answered by get_faq.',
-    'Quote reviews as written and cite each by its url (its permalink page). Every tool is read-only; nothing can be changed through this server.',
-  ].join(' ');
+  return `Read-only access to the customer reviews of ${b.name}${b.address?.locality ? ` (${b.address.locality})` : ''}. ${rating} ${SERVER_GUIDE}`;
 }
 
 /**
- * A low-level MCP server over one snapshot of the data. One is made per HTTP request (the
- * transport is stateless; sessions are checked before the request reaches it), so every
- * answer reflects the current revision and no replica holds state another lacks.
+ * An MCP server over one snapshot of the data. One is made per HTTP request (the transport is
+ * stateless; sessions are checked before the request reaches it), so every answer reflects the
+ * current revision. Tools and resources are answered by low-level handlers (their schemas are
+ * made once, their big bodies spliced in); prompts are registered through the SDK's
+ * registerPrompt. `subscriptions` is the session's, absent on initialize.
  */
-export function buildMcpServer(snap: Snapshot, baseUrl: string, version: string, splices: Splices): Server {
-  const server = new Server(
+export function buildMcpServer(snap: Snapshot, baseUrl: string, version: string, splices: Splices, subscriptions?: SessionSubscriptions): McpServer {
+  const mcp = new McpServer(
     { name: 'reviewcast', title: `${snap.business.name} reviews`, version },
     {
-      capabilities: { tools: { listChanged: false }, resources: { listChanged: false }, logging: {} },
+      capabilities: { tools: { listChanged: false }, resources: { subscribe: true, listChanged: true }, prompts: { listChanged: false }, completions: {}, logging: {} },
       instructions: instructions(snap),
       jsonSchemaValidator: VALIDATOR,
     },
   );
+  const server = mcp.server;
+  const shapes = registerPrompts(mcp, snap, baseUrl);
+  // registerPrompt declares a prompt list that may change; this one never does while the process runs.
+  server.registerCapabilities({ prompts: { listChanged: false } });
+  // In place of the SDK's completion handler, which answers an unknown prompt with an error.
+  server.setRequestHandler(CompleteRequestSchema, (req) => completeArgument(shapes, snap, req.params));
 
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: TOOL_LIST }));
 
@@ -138,6 +167,17 @@ export function buildMcpServer(snap: Snapshot, baseUrl: string, version: string,
   server.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({
     resourceTemplates: [{ uriTemplate: 'review://{id}', name: 'review', title: 'One review', description: 'A single review by id, with its analysis', mimeType: 'application/json' }],
   }));
+  const known = (uri: string) => resources.some((r) => r.uri === uri) || snap.index.reviews.some((r) => `review://${r.id}` === uri);
+  server.setRequestHandler(SubscribeRequestSchema, (req) => {
+    if (!known(req.params.uri)) throw new McpError(ErrorCode.InvalidParams, `Unknown resource "${req.params.uri}". Resources: ${resources.map((r) => r.uri).join(', ')}, review://{id}`);
+    if (!subscriptions) throw new McpError(ErrorCode.InvalidRequest, 'Subscribe within a session (send Mcp-Session-Id)');
+    if (!subscriptions.subscribe(req.params.uri, snap)) throw new McpError(ErrorCode.InvalidRequest, `A session may hold ${MAX_SUBSCRIPTIONS} subscriptions at once; unsubscribe from one first`);
+    return {};
+  });
+  server.setRequestHandler(UnsubscribeRequestSchema, (req) => {
+    subscriptions?.unsubscribe(req.params.uri);
+    return {};
+  });
   server.setRequestHandler(ReadResourceRequestSchema, async (req) => {
     const uri = req.params.uri;
     let text: string | undefined;
@@ -155,5 +195,5 @@ export function buildMcpServer(snap: Snapshot, baseUrl: string, version: string,
 
   // Nothing is logged to clients; accepting the level keeps clients that set it working.
   server.setRequestHandler(SetLevelRequestSchema, () => ({}));
-  return server;
+  return mcp;
 }

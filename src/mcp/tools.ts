@@ -1,6 +1,6 @@
 /** The MCP tools: each one's argument and result schemas, its description, and its answer over a snapshot. */
 import { z } from 'zod';
-import { InvalidCursor, findService, findTechnician, publishHits, searchReviews, sinceToolResult } from '../core/search.js';
+import { InvalidCursor, findService, findTechnician, searchReviews, type PageBudget } from '../core/search.js';
 import { BusinessSchema } from '../core/schema/business.js';
 import { AggregateRatingSchema } from '../core/schema/dataset.js';
 import { evidenceOf, ReviewAnalyser } from '../core/insights/per-review.js';
@@ -15,8 +15,18 @@ import {
   TechnicianEntitySchema,
 } from '../core/schema/insights.js';
 import { publishReview } from '../core/reviews.js';
-import { PublishedReviewSchema, type PublishedReview } from '../core/schema/review.js';
-import { SearchQuerySchema, SearchResultSchema, SINCE_TOOL_LIMIT, SinceToolQuerySchema, SinceToolResultSchema } from '../core/schema/search.js';
+import { PublishedReviewSchema, type PublishedReview, type Review } from '../core/schema/review.js';
+import {
+  SearchToolQuerySchema,
+  SearchToolResultSchema,
+  SHORT_TEXT_CHARS,
+  SINCE_TOOL_LIMIT,
+  SinceToolQuerySchema,
+  SinceToolResultSchema,
+  TOOL_ANSWER_MAX_BYTES,
+  type SearchRequest,
+  type ToolReview,
+} from '../core/schema/search.js';
 import type { Snapshot } from '../snapshot/snapshot.js';
 
 /** A tool's answer when the arguments name nothing that exists: said plainly, with the valid choices. */
@@ -52,6 +62,30 @@ const byIds = (snap: Snapshot, ids: readonly string[], baseUrl: string): Publish
   return snap.index.reviews.filter((r) => set.has(r.id)).map((r) => publishReview(r, baseUrl));
 };
 
+/** A review as a tool answers it: published, its text cut at a word boundary when short_texts asks and it is long. */
+function toolReview(r: Review, baseUrl: string, short: boolean): ToolReview {
+  const published = publishReview(r, baseUrl);
+  if (!short || published.text === null || published.text.length <= SHORT_TEXT_CHARS) return published;
+  const cut = published.text.slice(0, SHORT_TEXT_CHARS);
+  const end = cut.lastIndexOf(' ');
+  return { ...published, text: `${(end > SHORT_TEXT_CHARS / 2 ? cut.slice(0, end) : cut).trimEnd()} …`, text_shortened: true };
+}
+
+/**
+ * One page of a search as a tool answers it: at most `limit` reviews and about
+ * TOOL_ANSWER_MAX_BYTES of them, each with its permalink, the rest a next_cursor away.
+ */
+function toolPage(snap: Snapshot, q: SearchRequest, baseUrl: string, short: boolean) {
+  const budget: PageBudget = { maxBytes: TOOL_ANSWER_MAX_BYTES, weigh: (r) => Buffer.byteLength(JSON.stringify(toolReview(r, baseUrl, short))) };
+  const hits = searchReviews(snap.index, q, budget);
+  return { ...hits, returned: hits.reviews.length, reviews: hits.reviews.map((r) => toolReview(r, baseUrl, short)) };
+}
+
+const invalidCursor = (e: unknown) => {
+  if (e instanceof InvalidCursor) return new ToolFailure(`Invalid cursor: ${e.message}.`);
+  throw e;
+};
+
 export const TOOLS: ToolDef[] = [
   tool({
     name: 'get_business',
@@ -66,15 +100,14 @@ export const TOOLS: ToolDef[] = [
     name: 'search_reviews',
     title: 'Search reviews',
     description:
-      'Find reviews by star rating, date range, text, technician or service; all filters combine. Use to quote or count what customers said about something specific. Returns { matched, returned, reviews, next_cursor }: newest first unless sort says oldest, highest or lowest; matched counts every match, returned what limit let through. For more, call again with the same filters and sort plus cursor: next_cursor (null on the last page). Same arguments as GET /api/reviews/search.',
-    input: SearchQuerySchema,
-    output: SearchResultSchema,
-    run: (args, snap, baseUrl) => {
+      `Find reviews by star rating, date range, text, technician or service; all filters combine. Use to quote or count what customers said about something specific. Returns { matched, returned, reviews, next_cursor }: newest first unless sort says oldest, highest or lowest; matched counts every match, returned what limit let through. For more, call again with the same filters and sort plus cursor: next_cursor (null on the last page). An answer holds at most limit reviews and about ${TOOL_ANSWER_MAX_BYTES / 1024} KB of them; short_texts fits more. Each review carries url (its permalink, to cite) and source_url (the original, or null). Same arguments as GET /api/reviews/search, plus short_texts.`,
+    input: SearchToolQuerySchema,
+    output: SearchToolResultSchema,
+    run: ({ short_texts, ...q }, snap, baseUrl) => {
       try {
-        return publishHits(searchReviews(snap.index, args), baseUrl);
+        return toolPage(snap, q, baseUrl, short_texts === true);
       } catch (e) {
-        if (e instanceof InvalidCursor) return new ToolFailure(`Invalid cursor: ${e.message}.`);
-        throw e;
+        return invalidCursor(e);
       }
     },
   }),
@@ -94,10 +127,17 @@ export const TOOLS: ToolDef[] = [
   tool({
     name: 'get_reviews_since',
     title: 'Reviews since a date',
-    description: `Reviews dated on or after a date, newest first: at most limit of them (default ${SINCE_TOOL_LIMIT.default}, at most ${SINCE_TOOL_LIMIT.max}), with matched counting all there are. Use for "what is new since ..." questions; for older ones, or to filter, use search_reviews with since.`,
+    description: `Reviews dated on or after a date, newest first, a page at a time: at most limit of them (default ${SINCE_TOOL_LIMIT.default}, at most ${SINCE_TOOL_LIMIT.max}) and about ${TOOL_ANSWER_MAX_BYTES / 1024} KB, with matched counting all there are. For the next page call again with the same date and cursor: next_cursor (null on the last page). Use for "what is new since ..." questions; to filter as well, use search_reviews with since.`,
     input: SinceToolQuerySchema,
     output: SinceToolResultSchema,
-    run: ({ date, limit }, snap, baseUrl) => sinceToolResult(snap.index, date, limit, baseUrl),
+    run: ({ date, limit, cursor, short_texts }, snap, baseUrl) => {
+      try {
+        const page = toolPage(snap, { since: date, limit, ...(cursor === undefined ? {} : { cursor }) }, baseUrl, short_texts === true);
+        return { since: date, count: page.returned, matched: page.matched, reviews: page.reviews, next_cursor: page.next_cursor };
+      } catch (e) {
+        return invalidCursor(e);
+      }
+    },
   }),
   tool({
     name: 'list_aspects',

@@ -6,12 +6,14 @@ import { JsonFeedItemSchema } from '../core/schema/jsonfeed.js';
 import { PublishedReviewSchema } from '../core/schema/review.js';
 import { BusinessSchema } from '../core/schema/business.js';
 import type { Business } from '../core/schema/business.js';
-import { toolList } from '../mcp/mcp-server.js';
+import { SERVER_GUIDE, toolList } from '../mcp/mcp-server.js';
+import { promptList } from '../mcp/prompts.js';
+import { MAX_SUBSCRIPTIONS } from '../mcp/streams.js';
 import { html, type Html } from './html.js';
 import { breakableName, codeBlock, fieldTable as schemaFieldTable, scrollTable, type JsonSchemaNode } from './schema-docs.js';
 import { layout } from './layout.js';
 import type { HttpConfig } from '../config.js';
-import { SINCE_TOOL_LIMIT } from '../core/schema/search.js';
+import { SHORT_TEXT_CHARS, SINCE_TOOL_LIMIT, TOOL_ANSWER_MAX_BYTES } from '../core/schema/search.js';
 import { HUB_BODY_BYTES, kb, MAX_HEADER_BYTES, MCP_BODY_BYTES, URL_LIMIT_TEXT } from '../limits.js';
 
 interface Ctx {
@@ -123,7 +125,7 @@ ${endpoints.map(([what, route, cmd]) => html`<h3>${what} <code>${route}</code></
 <p>Invalid parameters get <code>400</code> with <code>{ "error": "validation_error", "message", "issues": [{ "parameter", "code", "message" }] }</code>.</p>
 <h3 id="limits">Limits</h3>
 <p>Each client may send ${ctx.limits.rateLimitPerMinute.toLocaleString('en')} requests a minute over all endpoints; every answer says where it stands in <code>RateLimit: limit=…, remaining=…, reset=…</code> and <code>RateLimit-Policy</code>, and beyond it the answer is <code>429</code> with <code>Retry-After</code> (seconds). Request targets over ${URL_LIMIT_TEXT} get <code>414</code>, headers over ${kb(MAX_HEADER_BYTES)} <code>431</code>, bodies over ${kb(MCP_BODY_BYTES)} (<code>/mcp</code>) or ${kb(HUB_BODY_BYTES)} (the hub) <code>413</code>; each with the same error body (<code>error</code>, <code>message</code>). A client must send its headers within ${seconds(ctx.limits.headersTimeoutMs)} and its request within ${seconds(ctx.limits.requestTimeoutMs)}.</p>
-<p>Answers also count by size: each client may have ${ctx.answerKbPerMinute.toLocaleString('en')} KB of answers a minute (an answer built for the request counts its uncompressed size; a <code>304</code> counts nothing), shared by every replica; beyond it every request gets <code>429</code> with <code>Retry-After</code> until the minute ends. So fetch <code>/reviews.json</code> once, then poll <code>/api/reviews/since/{date}</code> from the last date you have, with <code>If-None-Match</code>. The MCP tool <code>get_reviews_since</code> returns at most ${SINCE_TOOL_LIMIT.max} reviews (<code>limit</code>, default ${SINCE_TOOL_LIMIT.default}) and counts all that match in <code>matched</code>.</p>
+<p>Answers also count by size: each client may have ${ctx.answerKbPerMinute.toLocaleString('en')} KB of answers a minute (an answer built for the request counts its uncompressed size; a <code>304</code> counts nothing), shared by every replica; beyond it every request gets <code>429</code> with <code>Retry-After</code> until the minute ends. So fetch <code>/reviews.json</code> once, then poll <code>/api/reviews/since/{date}</code> from the last date you have, with <code>If-None-Match</code>. The MCP tool <code>get_reviews_since</code> returns a page of at most ${SINCE_TOOL_LIMIT.max} reviews (<code>limit</code>, default ${SINCE_TOOL_LIMIT.default}) and about ${TOOL_ANSWER_MAX_BYTES / 1024} KB, counts all that match in <code>matched</code>, and gives <code>next_cursor</code> for the next page.</p>
 </section>
 <section class="card" aria-labelledby="data-model"><h2 id="data-model">Data model</h2>
 <h3>Review</h3>${fieldTable(PublishedReviewSchema, 'Review fields')}
@@ -152,7 +154,11 @@ export function renderMcpPage(ctx: Ctx): Html {
   ];
   const tools = toolList();
   const body = html`<h1>MCP for AI assistants</h1>
-<p>This service is a Model Context Protocol server at <code>${url}</code> (streamable HTTP, protocol 2025-06-18). It is public and read-only: leave any token or OAuth settings blank.</p>
+<p>This service is a Model Context Protocol server at <code>${url}</code> (streamable HTTP, protocol versions 2025-06-18 and 2025-11-25). It is public and read-only: leave any token or OAuth settings blank.</p>
+<section class="card" aria-labelledby="guide-h"><h2 id="guide-h">What it tells assistants</h2>
+<p>The <code>initialize</code> answer carries these <code>instructions</code>, after a line naming the business and its rating:</p>
+<blockquote>${SERVER_GUIDE}</blockquote>
+</section>
 <section class="card" aria-labelledby="cfg-h"><h2 id="cfg-h">Connect a client</h2>
 ${configs.map(([name, where, cfg]) => html`<h3>${name}</h3><p>${where}</p>${command(cfg)}`)}
 </section>
@@ -167,14 +173,33 @@ ${scrollTable(
       return html`<tr><th scope="row"><code>${breakableName(t.name)}</code></th><td>${args.length ? html`<ul>${args.map(([n, p]) => html`<li><code>${n}</code>: ${p.description ?? ''}</li>`)}</ul>` : 'none'}</td><td>${t.description}</td></tr>`;
     })}</tbody></table>`,
   )}
+<p>Every review in a result carries <code>url</code>, its permalink page (the address to cite), and <code>source_url</code>, the original where known.</p>
+</section>
+<section class="card" aria-labelledby="paging-h"><h2 id="paging-h">Paging and caps</h2>
+<p><code>search_reviews</code> and <code>get_reviews_since</code> answer one page: at most <code>limit</code> reviews (at most 100) and about ${TOOL_ANSWER_MAX_BYTES / 1024} KB of them, whichever comes first, with <code>matched</code> counting them all. For the next page call again with the same arguments and <code>cursor</code> set to <code>next_cursor</code>; it is <code>null</code> on the last page. A cursor is refused (a result with <code>isError</code>) once the data changes: start again without it. With <code>short_texts: true</code>, texts longer than ${SHORT_TEXT_CHARS} characters are cut at a word boundary and marked <code>text_shortened: true</code>; <code>get_review</code> has the whole text.</p>
+</section>
+<section class="card" aria-labelledby="prompts-h"><h2 id="prompts-h">Prompts</h2>
+<p>Ready-made requests an assistant can offer its user (<code>prompts/list</code>, <code>prompts/get</code>). Each fills in the figures and example reviews from the current data; a wrong argument is JSON-RPC error -32602 saying what is wrong.</p>
+${scrollTable(
+    'MCP prompts',
+    html`<table class="tools"><thead><tr><th scope="col">Prompt</th><th scope="col">Arguments</th><th scope="col">What it asks for</th></tr></thead>
+<tbody>${promptList().map(
+      (p) =>
+        html`<tr><th scope="row"><code>${breakableName(p.name)}</code></th><td><ul>${p.arguments.map((a) => html`<li><code>${a.name}</code>${a.required ? '' : ' (optional)'}: ${a.description}</li>`)}</ul></td><td>${p.description}</td></tr>`,
+    )}</tbody></table>`,
+  )}
+<p><strong>Completions</strong>: <code>completion/complete</code> completes every prompt argument that names something (aspect, technician, date, review id, tone) and the <code>id</code> of <code>review://{id}</code> from the current data, at most 100 values an answer. A prompt, template or argument it does not know gets an empty list.</p>
+</section>
+<section class="card" aria-labelledby="res-h"><h2 id="res-h">Resources and subscriptions</h2>
 <p>Resources: <code>${ctx.baseUrl}/reviews.json</code>, <code>${ctx.baseUrl}/insights.json</code> and the template <code>review://{id}</code>.</p>
+<p><code>resources/subscribe</code> to any of them (up to ${MAX_SUBSCRIPTIONS} a session) and open the session's stream with <code>GET /mcp</code> (<code>Accept: text/event-stream</code> and <code>Mcp-Session-Id</code>; one stream a session). When an import changes a subscribed resource, on whichever replica or from the command line, the stream carries <code>notifications/resources/updated</code> with its URI; when reviews are added or removed, <code>notifications/resources/list_changed</code>. <code>resources/unsubscribe</code> stops them; <code>DELETE /mcp</code> ends the session and its stream. Subscriptions are kept by the replica that took them: behind a load balancer, keep a session on one replica (affinity on <code>Mcp-Session-Id</code>).</p>
 </section>
 <section class="card" aria-labelledby="sess-h"><h2 id="sess-h">Sessions and errors</h2>
 <ul>
 <li>The <code>initialize</code> response carries <code>Mcp-Session-Id</code>; send it on every later request. Without it: 400; unknown, expired, idle or deleted: 404. <code>DELETE /mcp</code> ends a session. Sessions work on every replica.</li>
 <li>Send <code>Accept: application/json, text/event-stream</code> and <code>Content-Type: application/json</code>; after initialize, <code>MCP-Protocol-Version</code>.</li>
 <li>Unknown tool: JSON-RPC error -32602; unknown method: -32601; unparseable JSON: -32700 (HTTP 400); invalid arguments (checked as JSON: <code>"5"</code>, <code>true</code> or <code>[5]</code> is not a number, <code>"true"</code> is not a boolean): a result with <code>isError: true</code> naming each argument and what to fix, so the model can correct the call; an unknown technician, service or aspect: a result with <code>isError</code> and the valid choices; an invalid cursor: a result with <code>isError</code> saying to start again.</li>
-<li><code>GET /mcp</code> answers 405: this server never pushes unasked. Browser pages on other origins are refused (403).</li>
+<li><code>GET /mcp</code> opens the session's notification stream (see above); without a session 400, a second one for the same session 409. Browser pages on other origins are refused (403).</li>
 </ul></section>`;
   return page(ctx, '/developers/mcp', 'MCP', `Connect AI assistants to the reviews of ${ctx.business.name} over MCP.`, body);
 }

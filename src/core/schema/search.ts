@@ -91,7 +91,39 @@ export type SinceResult = z.infer<typeof SinceResultSchema>;
 /** The MCP tool get_reviews_since answers at most this many reviews (a model's context is not a download). */
 export const SINCE_TOOL_LIMIT = { default: 20, max: 100 } as const;
 
-/** The MCP tool get_reviews_since: a date and a limit, as the search's limit. */
+/**
+ * The reviews of one MCP tool answer (search_reviews, get_reviews_since) stop at about this many
+ * bytes of JSON, whatever the limit: 100 reviews of 20,000 characters would otherwise be 2 MB of
+ * a model's context. The rest is a next_cursor away.
+ */
+export const TOOL_ANSWER_MAX_BYTES = 256 * 1024;
+/** With short_texts, a text longer than this many characters is cut (at a word boundary). */
+export const SHORT_TEXT_CHARS = 400;
+
+const CAP = `An answer stops at about ${TOOL_ANSWER_MAX_BYTES / 1024} KB of reviews even below limit; next_cursor continues from there.`;
+
+const ShortTexts = Flag.optional().describe(
+  `true: texts longer than ${SHORT_TEXT_CHARS} characters are cut at a word boundary and marked text_shortened, so more reviews fit an answer; get_review {id} has the whole text`,
+);
+
+/** A review in an MCP tool answer: as published (permalink url, source_url), its text possibly shortened on request. */
+export const ToolReviewSchema = PublishedReviewSchema.extend({
+  text_shortened: z.literal(true).optional().describe('Present (true) when short_texts cut the text; get_review {id} has it whole'),
+});
+export type ToolReview = z.infer<typeof ToolReviewSchema>;
+
+/** The MCP tool search_reviews: the HTTP search's parameters, and short_texts. */
+export const SearchToolQuerySchema = SearchQuerySchema.safeExtend({
+  limit: SearchQuerySchema.shape.limit.describe(`Maximum number of reviews returned (1-100). ${CAP}`),
+  short_texts: ShortTexts,
+});
+
+export const SearchToolResultSchema = SearchResultSchema.extend({
+  reviews: z.array(ToolReviewSchema).describe('Matching reviews, in the order asked for by sort'),
+  next_cursor: SearchResultSchema.shape.next_cursor.describe('Pass as cursor (with the same filters and sort) for the next page; null when this page is the last. Also set when the size cap cut the page short.'),
+});
+
+/** The MCP tool get_reviews_since: a date, a limit, a cursor for the next page, and short_texts. */
 export const SinceToolQuerySchema = z.strictObject({
   date: IsoDate.describe('First day to include, YYYY-MM-DD'),
   limit: z
@@ -100,12 +132,17 @@ export const SinceToolQuerySchema = z.strictObject({
     .min(1)
     .max(SINCE_TOOL_LIMIT.max)
     .default(SINCE_TOOL_LIMIT.default)
-    .describe(`Maximum number of reviews returned (1-${SINCE_TOOL_LIMIT.max}, default ${SINCE_TOOL_LIMIT.default}); the newest come first`),
+    .describe(`Maximum number of reviews returned (1-${SINCE_TOOL_LIMIT.max}, default ${SINCE_TOOL_LIMIT.default}); the newest come first. ${CAP}`),
+  cursor: SearchQuerySchema.shape.cursor.describe('Opaque next_cursor from the previous answer for the same date (limit may change). Refused once the data changes: start again without it.'),
+  short_texts: ShortTexts,
 });
 
-/** Its answer: the newest reviews since the date, at most limit of them, and how many there are in all. */
-export const SinceToolResultSchema = SinceResultSchema.extend({
+/** Its answer: a page of the reviews since the date, how many there are in all, and the cursor of the next page. */
+export const SinceToolResultSchema = z.object({
+  since: IsoDate.describe('The date asked for'),
   count: z.int().min(0).describe('Number of reviews returned (at most limit)'),
-  matched: z.int().min(0).describe('How many reviews are dated on or after since; more than count when limit cut the answer short'),
+  matched: z.int().min(0).describe('How many reviews are dated on or after since; more than count when the answer is one page of several'),
+  reviews: z.array(ToolReviewSchema).describe('Reviews dated on or after since, newest first'),
+  next_cursor: z.string().nullable().describe('Pass as cursor, with the same date, for the next page; null when this page is the last'),
 });
 export type SinceToolResult = z.infer<typeof SinceToolResultSchema>;

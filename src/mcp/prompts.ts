@@ -1,0 +1,259 @@
+/** The MCP prompts (the jobs people bring to a review server) and completion of their arguments and of review://{id} from the data. */
+import { completable, getCompleter } from '@modelcontextprotocol/sdk/server/completable.js';
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { ErrorCode, McpError, type CompleteRequest, type CompleteResult, type GetPromptResult } from '@modelcontextprotocol/sdk/types.js';
+import type { z } from 'zod';
+import { meanRating, publishReview } from '../core/reviews.js';
+import { findTechnician, reviewsSince } from '../core/search.js';
+import { PROMPT_ARGUMENTS, ReplyTone, type PromptName } from '../core/schema/prompts.js';
+import type { Review } from '../core/schema/review.js';
+import type { Snapshot } from '../snapshot/snapshot.js';
+
+/** The most values one completion answer holds (the MCP limit). */
+const MAX_COMPLETIONS = 100;
+/** Reviews quoted in full inside a prompt: enough to ground a summary, few enough for a model's context. */
+const QUOTED = 5;
+
+const norm = (s: string) => s.trim().toLowerCase();
+const startsOrContains = (value: string) => {
+  const v = norm(value);
+  return (candidate: string) => norm(candidate).includes(v);
+};
+
+/** Each prompt's title and description, as prompts/list and /developers/mcp give them. */
+export const PROMPTS: Record<PromptName, { title: string; description: string }> = {
+  summarise_aspect: {
+    title: 'What customers say about an aspect',
+    description: 'Summarise what customers say about one aspect of the service (punctuality, pricing, cleanliness ...): the balance of opinion, the recurring phrases and quotes, with figures.',
+  },
+  compare_technicians: {
+    title: 'Compare technicians',
+    description: 'Compare the technicians customers name: how many reviews name each, their average rating, sentiment and what customers say about them, with quotes.',
+  },
+  changes_since: {
+    title: 'What changed since a date',
+    description: 'What is new in the reviews since a date: how many came in, their ratings against the earlier ones, and what the new reviews praise or criticise.',
+  },
+  draft_reply: {
+    title: 'Draft a reply to a review',
+    description: 'Draft the business\'s public reply to one review. This server cannot post it: the draft is for the owner to post at the review\'s source.',
+  },
+};
+
+/** The prompts with their arguments, for the developer page. */
+export function promptList(): { name: string; title: string; description: string; arguments: { name: string; description: string; required: boolean }[] }[] {
+  return Object.entries(PROMPTS).map(([name, meta]) => ({
+    name,
+    ...meta,
+    arguments: Object.entries(PROMPT_ARGUMENTS[name as PromptName]).map(([arg, schema]) => ({ name: arg, description: schema.description ?? '', required: !schema.isOptional() })),
+  }));
+}
+
+/** Values of each kind of argument, completed from one snapshot. */
+function completers(snap: Snapshot) {
+  return {
+    aspect: (value: string) => {
+      const match = startsOrContains(value);
+      return snap.insights().aspects.filter((a) => match(a.id) || match(a.label)).map((a) => a.id);
+    },
+    /** The last name of a comma-separated list is the one completed; the names before it are kept. */
+    technicians: (value: string) => {
+      const cut = value.lastIndexOf(',');
+      const head = cut < 0 ? '' : `${value.slice(0, cut + 1)} `.replace(/,\s+$/, ', ');
+      const match = startsOrContains(value.slice(cut + 1));
+      const named = value.slice(0, Math.max(cut, 0)).split(',');
+      return snap
+        .insights()
+        .entities.technicians.filter((t) => !named.some((n) => findTechnician([t], n)) && (match(t.name) || t.aliases.some(match)))
+        .map((t) => `${head}${t.name}`);
+    },
+    date: (value: string) => {
+      const months: string[] = [];
+      for (const r of snap.index.reviews) {
+        const first = `${r.date.slice(0, 7)}-01`;
+        if (months.at(-1) !== first) months.push(first);
+      }
+      return months.filter((m) => m.startsWith(value.trim()));
+    },
+    id: (value: string) => {
+      const prefix = value.trim().toUpperCase();
+      const ids: string[] = [];
+      for (const r of snap.index.reviews) {
+        if (r.id.startsWith(prefix)) ids.push(r.id);
+        // One past the limit tells the client there are more.
+        if (ids.length > MAX_COMPLETIONS) break;
+      }
+      return ids;
+    },
+    tone: (value: string) => ReplyTone.options.filter((t) => t.startsWith(norm(value))),
+  };
+}
+
+function completionResult(values: string[]): CompleteResult {
+  return { completion: { values: values.slice(0, MAX_COMPLETIONS), hasMore: values.length > MAX_COMPLETIONS } };
+}
+
+const NOTHING: CompleteResult = { completion: { values: [], hasMore: false } };
+
+function reviewBlock(r: Review, baseUrl: string): string {
+  const p = publishReview(r, baseUrl);
+  return `- ${p.rating}/5, ${p.date}, ${p.author} (${p.url}${p.source_url ? `; original: ${p.source_url}` : ''}): ${p.text ?? '(rating only, no text)'}`;
+}
+
+const CITE = 'Quote customers word for word and cite each quoted review by its url; do not invent reviews or figures. The tools of this server (search_reviews, get_review ...) give more when needed.';
+
+function userText(text: string): GetPromptResult['messages'][number] {
+  return { role: 'user', content: { type: 'text', text } };
+}
+
+/**
+ * Registers the prompts on a server over one snapshot. Each argument schema is a copy of the
+ * one in core/schema made completable against this snapshot (completable marks the schema it
+ * is given, so the shared definition is never marked).
+ */
+export function registerPrompts(server: McpServer, snap: Snapshot, baseUrl: string): PromptShapes {
+  const complete = completers(snap);
+  const business = snap.business.name;
+  const shapes: PromptShapes = {};
+  const shape = <S extends Record<string, z.ZodType>>(name: PromptName, args: S, kinds: { [K in keyof S]: (value: string) => string[] }): S => {
+    const made = Object.fromEntries(Object.entries(args).map(([arg, schema]) => [arg, completable(schema.clone(), (value: unknown) => kinds[arg as keyof S]!(String(value ?? '')) as never)])) as unknown as S;
+    shapes[name] = made;
+    return made;
+  };
+  const byId = (id: string) => snap.index.reviews.find((r) => r.id === id);
+
+  server.registerPrompt(
+    'summarise_aspect',
+    {
+      ...PROMPTS.summarise_aspect,
+      argsSchema: shape('summarise_aspect', PROMPT_ARGUMENTS.summarise_aspect, { aspect: complete.aspect }),
+    },
+    ({ aspect }) => {
+      const all = snap.insights().aspects;
+      const entry = all.find((a) => a.id === norm(aspect) || norm(a.label) === norm(aspect));
+      if (!entry) throw new McpError(ErrorCode.InvalidParams, `Unknown aspect "${aspect}". Valid aspects: ${all.map((a) => a.id).join(', ')}`);
+      const examples = entry.example_review_ids.slice(0, QUOTED).map(byId).filter((r) => r !== undefined);
+      const { id, label, mention_count, positive_count, neutral_count, negative_count, positive_pct, top_phrases } = entry;
+      return {
+        description: `What customers of ${business} say about ${label}`,
+        messages: [
+          userText(
+            [
+              `Summarise what customers of ${business} say about ${label.toLowerCase()} (aspect "${id}").`,
+              `Figures from all reviews: ${JSON.stringify({ mention_count, positive_count, neutral_count, negative_count, positive_pct, top_phrases })}`,
+              examples.length ? `Example reviews:\n${examples.map((r) => reviewBlock(r, baseUrl)).join('\n')}` : 'No review mentions it yet: say so.',
+              `Give the balance of opinion with the figures, then what praise and complaints have in common, with two or three short quotes. For more reviews on it, call search_reviews with a query word from the phrases. ${CITE}`,
+            ].join('\n\n'),
+          ),
+        ],
+      };
+    },
+  );
+
+  server.registerPrompt(
+    'compare_technicians',
+    {
+      ...PROMPTS.compare_technicians,
+      argsSchema: shape('compare_technicians', PROMPT_ARGUMENTS.compare_technicians, { technicians: complete.technicians }),
+    },
+    ({ technicians }) => {
+      const all = snap.insights().entities.technicians;
+      const names = (technicians ?? '').split(',').map((n) => n.trim()).filter((n) => n !== '');
+      const unknown = names.filter((n) => !findTechnician(all, n));
+      if (unknown.length) throw new McpError(ErrorCode.InvalidParams, `No technician called ${unknown.map((n) => `"${n}"`).join(', ')} appears in the reviews. Valid names: ${all.map((t) => t.name).join(', ') || 'none'}`);
+      const chosen = names.length ? [...new Set(names.map((n) => findTechnician(all, n)!))] : all;
+      const stats = chosen.map(({ name, aliases, mention_count, average_rating, sentiment, top_phrases }) => ({ name, aliases, mention_count, average_rating, sentiment, top_phrases }));
+      const quotes = chosen.flatMap((t) => t.example_review_ids.slice(0, 2).map(byId).filter((r) => r !== undefined).map((r) => `${t.name}: ${reviewBlock(r, baseUrl).slice(2)}`));
+      return {
+        description: `Technicians of ${business} compared`,
+        messages: [
+          userText(
+            [
+              `Compare ${chosen.length === all.length ? 'the technicians' : chosen.map((t) => t.name).join(', ')} of ${business} as customers describe them.`,
+              chosen.length ? `Figures: ${JSON.stringify(stats)}` : 'No review names a technician: say so.',
+              quotes.length ? `Example reviews:\n${quotes.map((q) => `- ${q}`).join('\n')}` : '',
+              `Compare on the figures first, and say when a technician is named in too few reviews to judge. Then what customers praise or criticise in each. get_technician gives a technician's recent reviews. ${CITE}`,
+            ]
+              .filter((s) => s !== '')
+              .join('\n\n'),
+          ),
+        ],
+      };
+    },
+  );
+
+  server.registerPrompt(
+    'changes_since',
+    {
+      ...PROMPTS.changes_since,
+      argsSchema: shape('changes_since', PROMPT_ARGUMENTS.changes_since, { date: complete.date }),
+    },
+    ({ date }) => {
+      const recent = reviewsSince(snap.index, date);
+      const earlier = snap.index.reviews.slice(recent.length);
+      const mean = (rs: readonly Review[]) => meanRating(rs.map((r) => r.rating));
+      const figures = { since: date, new_reviews: recent.length, new_average_rating: mean(recent), earlier_reviews: earlier.length, earlier_average_rating: mean(earlier) };
+      return {
+        description: `Reviews of ${business} since ${date}`,
+        messages: [
+          userText(
+            [
+              `What has changed in the reviews of ${business} since ${date}?`,
+              `Figures: ${JSON.stringify(figures)}`,
+              recent.length ? `The newest:\n${recent.slice(0, QUOTED).map((r) => reviewBlock(r, baseUrl)).join('\n')}` : 'No review is dated on or after it: say so.',
+              `Read all of them with get_reviews_since {"date": "${date}"}, following next_cursor to the last page; get_trends has the monthly figures. Say whether ratings rose or fell and what the new reviews praise or complain about. ${CITE}`,
+            ].join('\n\n'),
+          ),
+        ],
+      };
+    },
+  );
+
+  server.registerPrompt(
+    'draft_reply',
+    {
+      ...PROMPTS.draft_reply,
+      argsSchema: shape('draft_reply', PROMPT_ARGUMENTS.draft_reply, { id: complete.id, tone: complete.tone }),
+    },
+    ({ id, tone }) => {
+      const review = byId(id);
+      if (!review) throw new McpError(ErrorCode.InvalidParams, `No review has id "${id}"; complete the id argument, or take ids from search_reviews`);
+      const analysis = snap.insights().per_review[review.id];
+      const published = publishReview(review, baseUrl);
+      return {
+        description: `A reply from ${business} to ${review.author}'s ${review.rating}-star review`,
+        messages: [
+          { role: 'user', content: { type: 'resource', resource: { uri: `review://${review.id}`, mimeType: 'application/json', text: JSON.stringify({ review: published, analysis }) } } },
+          userText(
+            [
+              `Draft a public reply from ${business} to the review above, in a ${tone ?? 'warm'} tone.`,
+              'Thank the customer by the name they wrote under, answer each point they raised (the analysis lists the aspects and their polarity), apologise plainly for what went wrong without excuses, and promise nothing the business has not said it will do. No private details, no discount codes. At most 120 words.',
+              review.owner_reply ? `The business already replied on ${review.owner_reply.date}; draft an improved reply and say what changed.` : '',
+              `The owner posts the reply themselves${published.source_url ? ` at ${published.source_url}` : ` on ${review.source}`}: this server is read-only.`,
+            ]
+              .filter((s) => s !== '')
+              .join(' '),
+          ),
+        ],
+      };
+    },
+  );
+  return shapes;
+}
+
+/** Each prompt's argument schemas as registered, carrying their completers. */
+export type PromptShapes = Record<string, Record<string, z.ZodType>>;
+
+/**
+ * completion/complete: values for a prompt argument (through the completer its schema carries)
+ * or for the id of review://{id}. A reference or argument this server does not know gets an
+ * empty list, as the completion spec allows, rather than an error a client must handle.
+ */
+export async function completeArgument(shapes: PromptShapes, snap: Snapshot, req: CompleteRequest['params']): Promise<CompleteResult> {
+  const { ref, argument } = req;
+  if (ref.type === 'ref/resource') return ref.uri === 'review://{id}' && argument.name === 'id' ? completionResult(completers(snap).id(argument.value)) : NOTHING;
+  const schema = Object.hasOwn(shapes, ref.name) && Object.hasOwn(shapes[ref.name]!, argument.name) ? shapes[ref.name]![argument.name]! : undefined;
+  const completer = schema && getCompleter(schema);
+  if (!completer) return NOTHING;
+  return completionResult((await completer(argument.value, req.context)) as string[]);
+}
