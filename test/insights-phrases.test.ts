@@ -11,7 +11,7 @@ import type { Review } from '../src/core/schema/review.js';
 
 /** Words a phrase cannot stop on without being cut mid-phrase (written here, apart from the analyser's own list). */
 const DANGLING = new Set(
-  'a an the my our your his her their its me us him them this that these those to of at by for with from into about as and or but if than so not no is was were be been are do does did has have had will would can could what which who when where how'.split(' '),
+  'a an the my our your his her their its me us him them this that these those to of at by for with from into about as and or but if than so not no is was were be been are do does did has have had will would can could what which who when where how under above below beneath beyond during within between against toward towards upon via while until'.split(' '),
 );
 
 /** Every phrase a reader sees: top phrases, topic labels, quoted words in the summary and FAQ answers. */
