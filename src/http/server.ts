@@ -50,6 +50,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   );
   const live = await LiveData.open(opts.store, opts.logger, feedTag, caches);
   const metrics = new Metrics();
+  metrics.watchInsights(() => live.analysedReviews);
   metrics.watchCaches(() => ({ documents: caches.documents, answers: caches.answers, compressionsPending: compressor.pending }));
   const track = (snap: Snapshot) => {
     metrics.revision.set(snap.revision.revision);
@@ -79,6 +80,8 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   const port = typeof addr === 'object' && addr ? addr.port : opts.port;
   const url = `http://${opts.host.includes(':') ? `[${opts.host}]` : opts.host}:${port}`;
   if (!baseUrl) baseUrl = url;
+  // Documents that need the public origin are made now for the first snapshot, and for every later one before it is served.
+  await live.beforeServing((snap) => snap.prepareDocuments(baseUrl));
   live.watch(opts.revisionPollMs);
   await hub.start();
   return {

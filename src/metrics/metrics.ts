@@ -75,6 +75,21 @@ export class Metrics implements HubMetrics {
     this.costRefused.inc();
   }
 
+  /** Reports the reviews the insights analyser has analysed (read at each scrape): none on a restart whose revision's insights are kept. */
+  watchInsights(analysed: () => number): void {
+    let counted = 0;
+    new Counter({
+      name: 'reviewcast_insights_analysed_reviews_total',
+      help: 'Reviews analysed for the insights; a restart or replica on a revision whose insights the store keeps analyses none',
+      registers: [this.registry],
+      collect() {
+        const now = analysed();
+        this.inc(now - counted);
+        counted = now;
+      },
+    });
+  }
+
   /** Reports the body caches and compression queue, read at each scrape. */
   watchCaches(read: () => CacheFigures): void {
     const caches = ['documents', 'answers'] as const;
