@@ -32,6 +32,9 @@ export const INSIGHTS_ANALYSER = createHash('sha256').update(`${VERSION}\n${MODE
 /** Reviews analysed per turn of the event loop while a snapshot is prepared: about 10 ms of work. */
 const ANALYSE_CHUNK = 200;
 
+/** What escaping a JSON document as a string adds to its size, at most for ordinary text (every quote gains a backslash). */
+const ESCAPED_GROWTH = 1.15;
+
 /** Lets the event loop run (requests, /healthz) between steps of preparing a snapshot. */
 const pause = (): Promise<void> => yieldToLoop();
 
@@ -117,10 +120,14 @@ export class Snapshot {
       this.topic(path, baseUrl);
       await pause();
     }
-    this.insightsDocument();
+    const insights = this.insightsDocument();
     await pause();
-    await this.escapedDocument('/reviews.json', baseUrl);
-    await this.escapedDocument('/insights.json', baseUrl);
+    // The MCP resources are copies of the two largest documents: made ahead only while the
+    // documents' budget has room for them, so they never push out the documents themselves.
+    const documents = this.caches.documents;
+    for (const [path, size] of [['/reviews.json', this.reviewBytes.dataset.length], ['/insights.json', insights.identity.length]] as const) {
+      if (documents.bytes + size * ESCAPED_GROWTH <= documents.maxBytes) await this.escapedDocument(path, baseUrl);
+    }
   }
 
   /** The insights document, built on first use (unless prepareInsights made it) and kept for this revision. */
