@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
+import { chmodSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { createServer, type Server } from 'node:https';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -105,6 +105,8 @@ describe('several replicas on one PostgreSQL behind nginx', () => {
     if (skip) return;
     ca = await makeTestCa();
     dir = tempDir();
+    // Started as root, nginx's workers run as nobody and must reach the cache under this folder.
+    chmodSync(dir, 0o755);
     writeFileSync(join(dir, 'ca.pem'), ca.caCert);
     database = await freshDatabase('postgres');
     lbPort = await freePort();
@@ -140,7 +142,8 @@ describe('several replicas on one PostgreSQL behind nginx', () => {
       .replace(/^pid .*$/m, `pid ${prefix}/nginx.pid;`)
       .replace(/^error_log .*$/m, `error_log ${prefix}/error.log warn;`)
       .replace(/client_body_temp_path .*;/, `client_body_temp_path ${prefix}/body;`)
-      .replace(/proxy_temp_path .*;/, `proxy_temp_path ${prefix}/proxy;`);
+      .replace(/proxy_temp_path .*;/, `proxy_temp_path ${prefix}/proxy;`)
+      .replace(/proxy_cache_path \S+/, `proxy_cache_path ${prefix}/cache`);
     assert.equal(i, 3, 'deploy/nginx.conf names three upstream servers');
     writeFileSync(join(prefix, 'nginx.conf'), conf);
     const check = spawnSync('nginx', ['-t', '-p', prefix, '-c', join(prefix, 'nginx.conf')], { encoding: 'utf8' });
@@ -168,6 +171,31 @@ describe('several replicas on one PostgreSQL behind nginx', () => {
     }, 1000, 20);
     assert.ok(converged, `replicas did not converge within 1 s (polling is every 5 s, so LISTEN/NOTIFY did it): ${JSON.stringify(await etags())}`);
     assert.ok(Date.now() - started <= 1000);
+  });
+
+  it('are fronted by a cache that revalidates with their ETags', { skip }, async () => {
+    const direct = await fetch(`${replicas[0]!.url}/api/feed.json`);
+    const etag = direct.headers.get('etag');
+    const statuses: (string | null)[] = [];
+    for (let i = 0; i < 3; i++) {
+      const res = await fetch(`${baseUrl}/api/feed.json`);
+      assert.equal(res.status, 200);
+      assert.equal(res.headers.get('etag'), etag, 'the cache serves the replicas\' ETag');
+      assert.equal(res.headers.get('cache-control'), direct.headers.get('cache-control'));
+      statuses.push(res.headers.get('x-cache-status'));
+      await res.arrayBuffer();
+    }
+    assert.equal(statuses.at(-1), 'HIT', JSON.stringify(statuses));
+    const revalidated = await fetch(`${baseUrl}/api/feed.json`, { headers: { 'if-none-match': etag! } });
+    assert.equal(revalidated.status, 304, 'If-None-Match is answered');
+    const gz = await fetch(`${baseUrl}/api/feed.json`, { headers: { 'accept-encoding': 'gzip' } });
+    assert.equal(gz.headers.get('content-encoding'), 'gzip', 'one entry per Accept-Encoding');
+    await gz.arrayBuffer();
+    for (let i = 0; i < 2; i++) {
+      const health = await fetch(`${baseUrl}/healthz`);
+      assert.notEqual(health.headers.get('x-cache-status'), 'HIT', '/healthz is never cached');
+      await health.arrayBuffer();
+    }
   });
 
   it('deliver each change exactly once to each subscriber', { skip }, async () => {

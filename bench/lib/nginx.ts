@@ -65,3 +65,33 @@ ${locations}
   }
   return { url, stop: () => void child.kill('SIGQUIT') };
 }
+
+/**
+ * deploy/nginx.conf as shipped (its cache in front of the replicas), with one upstream, our
+ * server at `upstream`, and this run's port and paths; as many workers as the disk baseline.
+ */
+export async function startNginxInFront(upstream: string, probePath: string): Promise<Nginx> {
+  const dir = mkdtempSync(join(tmpdir(), 'rc-nginx-front-'));
+  chmodSync(dir, 0o755);
+  const port = await freePort();
+  const conf = readFileSync(new URL('../../deploy/nginx.conf', import.meta.url), 'utf8')
+    .replace(/^worker_processes .*$/m, 'worker_processes auto;')
+    .replace(/(upstream reviewcast \{)[^}]*?(keepalive)/s, `$1\n    server ${new URL(upstream).host};\n    $2`)
+    .replace('listen 8080;', `listen 127.0.0.1:${port};`)
+    .replace(/^pid .*$/m, `pid ${dir}/nginx.pid;`)
+    .replace(/^error_log .*$/m, `error_log ${dir}/error.log warn;`)
+    .replace(/client_body_temp_path .*;/, `client_body_temp_path ${dir}/body;`)
+    .replace(/proxy_temp_path .*;/, `proxy_temp_path ${dir}/proxy;`)
+    .replace(/proxy_cache_path \S+/, `proxy_cache_path ${dir}/cache`)
+    .replace('worker_connections 1024;', 'worker_connections 4096;');
+  writeFileSync(join(dir, 'nginx.conf'), conf);
+  const child = spawn(NGINX, ['-p', dir, '-c', join(dir, 'nginx.conf'), '-g', 'daemon off;'], { stdio: 'inherit' });
+  const url = `http://127.0.0.1:${port}`;
+  try {
+    await waitUntilServing(`${url}${probePath}`, child, 10_000);
+  } catch (err) {
+    child.kill();
+    throw new Error(`nginx did not start (${(err as Error).message}):\n${readFileSync(join(dir, 'error.log'), 'utf8')}`);
+  }
+  return { url, stop: () => void child.kill('SIGQUIT') };
+}

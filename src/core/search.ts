@@ -52,6 +52,8 @@ export class ReviewIndex {
   private wordIndex: WordIndex | null = null;
   private digest: string | null = null;
   private readonly filters = new Map<string, Filter>();
+  /** Filters built ahead of any search (the roster's technicians and services): never evicted. */
+  private readonly prepared = new Map<string, Filter>();
 
   constructor(
     readonly business: Business,
@@ -100,9 +102,41 @@ export class ReviewIndex {
 
   /** Reviews whose text matches `matcher`. */
   mentions(matcher: RegExp): Filter {
-    return remember(this.filters, `m:${matcher.flags}/${matcher.source}`, () =>
-      filterOf(Uint8Array.from(this.reviews, (r) => (r.text !== null && matcher.test(r.text) ? 1 : 0))),
+    const key = `m:${matcher.flags}/${matcher.source}`;
+    return (
+      this.prepared.get(key) ??
+      remember(this.filters, key, () => filterOf(Uint8Array.from(this.reviews, (r) => (r.text !== null && matcher.test(r.text) ? 1 : 0))))
     );
+  }
+
+  /**
+   * Builds ahead of any search what a search would otherwise build on first use: the word index
+   * and a filter per technician and per service of the business profile (a search naming one, by
+   * name or alias, uses the same matcher). `pause` is awaited between chunks of reviews, so the
+   * caller's event loop stays free while they are made (about a second per filter at 1M reviews).
+   */
+  async prepare(pause: () => Promise<void>, chunk = 20_000): Promise<void> {
+    this.words();
+    const names = [
+      ...this.business.technicians.map((t) => technicianNames(this.business, t.name)),
+      ...this.business.services.map((s) => serviceTerms(this.business, s.id)),
+    ];
+    for (const terms of names) {
+      const matcher = wholeWordMatcher(terms);
+      if (!matcher) continue;
+      const key = `m:${matcher.flags}/${matcher.source}`;
+      if (this.prepared.has(key)) continue;
+      const mask = new Uint8Array(this.reviews.length);
+      for (let from = 0; from < this.reviews.length; from += chunk) {
+        await pause();
+        const to = Math.min(this.reviews.length, from + chunk);
+        for (let i = from; i < to; i++) {
+          const text = this.reviews[i]!.text;
+          mask[i] = text !== null && matcher.test(text) ? 1 : 0;
+        }
+      }
+      this.prepared.set(key, filterOf(mask));
+    }
   }
 
   /** Reviews whose lower-cased text contains `needle` (lower-cased). */

@@ -51,6 +51,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   );
   const live = await LiveData.open(opts.store, opts.logger, feedTag, caches);
   const metrics = new Metrics();
+  metrics.watchInsights(() => live.analysedReviews);
   metrics.watchCaches(() => ({ documents: caches.documents, answers: caches.answers, compressionsPending: compressor.pending }));
   const track = (snap: Snapshot) => {
     metrics.revision.set(snap.revision.revision);
@@ -77,11 +78,17 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     },
   };
   const app = await buildApp(operations, ctx, opts.logger, opts.trustProxy ?? false, http);
+  // Documents that need the public origin are made for every snapshot before it is served; with a
+  // BASE_URL, the first snapshot's before the server listens, so no first visitor waits for them.
+  const prepareDocuments = (snap: Snapshot) => snap.prepareDocuments(baseUrl);
+  if (opts.baseUrl) await live.beforeServing(prepareDocuments);
   await app.listen({ host: opts.host, port: opts.port });
   const addr = app.server.address();
   const port = typeof addr === 'object' && addr ? addr.port : opts.port;
   const url = `http://${opts.host.includes(':') ? `[${opts.host}]` : opts.host}:${port}`;
   if (!baseUrl) baseUrl = url;
+  // Without a BASE_URL the origin is known once listening: the first snapshot's documents are made then.
+  if (!opts.baseUrl) await live.beforeServing(prepareDocuments);
   live.watch(opts.revisionPollMs);
   await hub.start();
   return {

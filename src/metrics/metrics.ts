@@ -1,5 +1,6 @@
 /** The Prometheus registry and the service's metrics. */
-import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { Counter, Gauge, Registry, collectDefaultMetrics } from 'prom-client';
+import { RequestStats } from './request-stats.js';
 
 /** What the hub reports. */
 export interface HubMetrics {
@@ -22,19 +23,7 @@ export interface CacheFigures {
  */
 export class Metrics implements HubMetrics {
   readonly registry = new Registry();
-  private readonly requests = new Counter({
-    name: 'reviewcast_http_requests_total',
-    help: 'HTTP requests answered, by route template, method and status',
-    labelNames: ['route', 'method', 'status'] as const,
-    registers: [this.registry],
-  });
-  private readonly latency = new Histogram({
-    name: 'reviewcast_http_request_duration_seconds',
-    help: 'Time from request to the last byte of the answer, by route template',
-    labelNames: ['route'] as const,
-    buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
-    registers: [this.registry],
-  });
+  private readonly requests = new RequestStats();
   private readonly deliveries = new Counter({
     name: 'reviewcast_hub_deliveries_total',
     help: 'WebSub content deliveries by outcome (failed: will retry; removed: the subscription was dropped)',
@@ -62,17 +51,32 @@ export class Metrics implements HubMetrics {
 
   constructor() {
     collectDefaultMetrics({ register: this.registry, prefix: 'reviewcast_' });
+    for (const m of this.requests.metrics()) this.registry.registerMetric(m);
   }
 
   request(route: string, method: string, status: number, seconds: number): void {
-    this.requests.inc({ route, method, status: String(status) });
-    this.latency.observe({ route }, seconds);
+    this.requests.record(route, method, status, seconds);
     if (status === 429) this.rateLimited.inc();
   }
 
   /** A request refused by the cost-weighted limit (also counted as rate limited). */
   costLimited(): void {
     this.costRefused.inc();
+  }
+
+  /** Reports the reviews the insights analyser has analysed (read at each scrape): none on a restart whose revision's insights are kept. */
+  watchInsights(analysed: () => number): void {
+    let counted = 0;
+    new Counter({
+      name: 'reviewcast_insights_analysed_reviews_total',
+      help: 'Reviews analysed for the insights; a restart or replica on a revision whose insights the store keeps analyses none',
+      registers: [this.registry],
+      collect() {
+        const now = analysed();
+        this.inc(now - counted);
+        counted = now;
+      },
+    });
   }
 
   /** Reports the body caches and compression queue, read at each scrape. */

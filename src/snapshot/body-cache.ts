@@ -54,8 +54,9 @@ export class BodyCache {
     return this.lru.size;
   }
 
-  clear(): void {
-    this.lru.clear();
+  /** Drops every entry whose key starts with `prefix`. */
+  forget(prefix: string): void {
+    for (const key of [...this.lru.keys()]) if (key.startsWith(prefix)) this.lru.delete(key);
   }
 }
 
@@ -65,7 +66,7 @@ export type CacheBudget = Pick<CostConfig, 'documentCacheBytes' | 'answerCacheBy
 /**
  * The two caches every snapshot of a process shares. Documents and answers have separate
  * budgets, so a flood of distinct answers can not evict the feeds and pages; keys carry the
- * snapshot they belong to, and a new snapshot empties both.
+ * snapshot they belong to, and a snapshot served no more has its bodies dropped from both.
  */
 export class BodyCaches {
   readonly documents: BodyCache;
@@ -76,8 +77,9 @@ export class BodyCaches {
     this.answers = new BodyCache(budget.answerCacheBytes, (key, bytes) => onTooLarge?.('answers', key, bytes));
   }
 
-  clear(): void {
-    this.documents.clear();
-    this.answers.clear();
+  /** Drops the bodies whose keys start with `prefix` (one snapshot's) from both caches. */
+  forget(prefix: string): void {
+    this.documents.forget(prefix);
+    this.answers.forget(prefix);
   }
 }

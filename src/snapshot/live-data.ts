@@ -2,7 +2,7 @@
 import { EventEmitter } from 'node:events';
 import type { Logger } from 'pino';
 import { AnalysisCache } from '../core/insights/per-review.js';
-import type { ReviewStore } from '../store/store.js';
+import type { InsightsStore, ReviewStore } from '../store/store.js';
 import { BodyCaches } from './body-cache.js';
 import { Snapshot } from './snapshot.js';
 
@@ -23,9 +23,11 @@ export class LiveData extends EventEmitter<LiveDataEvents> {
   private refreshAgain = false;
   /** Shared by successive snapshots: a review is analysed again only when its text or rating changes. */
   private readonly analysisCache: AnalysisCache;
+  /** Work done on each new snapshot before it is served, besides its insights (see beforeServing). */
+  private readonly preparers: ((snap: Snapshot) => Promise<void>)[] = [];
 
   private constructor(
-    private readonly store: ReviewStore,
+    private readonly store: ReviewStore & InsightsStore,
     private readonly logger: Logger,
     first: Snapshot,
     cache: AnalysisCache,
@@ -39,9 +41,44 @@ export class LiveData extends EventEmitter<LiveDataEvents> {
   }
 
   /** `feedTag`: the installation's tagging entity for feed entry ids, kept in the store's settings. */
-  static async open(store: ReviewStore, logger: Logger, feedTag: string, caches = new BodyCaches()): Promise<LiveData> {
+  static async open(store: ReviewStore & InsightsStore, logger: Logger, feedTag: string, caches = new BodyCaches()): Promise<LiveData> {
     const cache = new AnalysisCache();
-    return new LiveData(store, logger, new Snapshot(await store.load(), feedTag, cache, caches), cache, feedTag, caches);
+    const live = new LiveData(store, logger, new Snapshot(await store.load(), feedTag, cache, caches), cache, feedTag, caches);
+    await live.prepare(live.snapshot);
+    return live;
+  }
+
+  /** Reviews the insights analyser has analysed in this process: none after a restart on an unchanged revision. */
+  get analysedReviews(): number {
+    return this.analysisCache.misses;
+  }
+
+  /** Adds work to do on every new snapshot before it is served (documents that need the public origin), and does it now on the current one. */
+  async beforeServing(prepare: (snap: Snapshot) => Promise<void>): Promise<void> {
+    this.preparers.push(prepare);
+    await prepare(this.snapshot);
+  }
+
+  /**
+   * Makes what a snapshot serves before it is served: its insights (loaded from the store, or
+   * analysed and kept there), then the preparers' work. A failure is logged, not fatal: what was
+   * not made is then made on first use, as before.
+   */
+  private async prepare(snap: Snapshot): Promise<void> {
+    const started = performance.now();
+    let insights: string;
+    try {
+      insights = await snap.prepareInsights(this.store);
+    } catch (err) {
+      insights = 'failed';
+      this.logger.warn({ err, revision: snap.revision.revision }, 'preparing the insights failed; they are made on first use');
+    }
+    try {
+      for (const prepare of this.preparers) await prepare(snap);
+    } catch (err) {
+      this.logger.warn({ err, revision: snap.revision.revision }, 'preparing the documents failed; they are made on first use');
+    }
+    this.logger.info({ revision: snap.revision.revision, insights, ms: Math.round(performance.now() - started) }, 'snapshot prepared');
   }
 
   current(): Snapshot {
@@ -82,10 +119,11 @@ export class LiveData extends EventEmitter<LiveDataEvents> {
     if (rev.revision === this.snapshot.revision.revision) return false;
     const started = performance.now();
     const next = new Snapshot(await this.store.load(), this.feedTag, this.analysisCache, this.caches);
+    await this.prepare(next);
     const previous = this.snapshot;
     this.snapshot = next;
-    // The previous revision's bodies are served no more (a request still finishing keeps its own).
-    this.caches.clear();
+    // The next one's bodies, made while it was prepared, stay.
+    previous.release();
     this.logger.info(
       { revision: next.revision.revision, reviews: next.index.reviews.length, ms: Math.round(performance.now() - started) },
       'data changed: new snapshot',

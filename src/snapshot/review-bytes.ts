@@ -6,6 +6,9 @@ import type { AggregateRating } from '../core/schema/dataset.js';
 import type { Business } from '../core/schema/business.js';
 import type { Review } from '../core/schema/review.js';
 
+/** Reviews serialised per step of a build: a few milliseconds of work. */
+const SERIALISE_CHUNK = 2000;
+
 /**
  * The /reviews.json body, byte for byte what JSON.stringify makes of the dataset (reviews last),
  * with the byte offset at which each review ends. The reviews are newest first, so the answer
@@ -22,18 +25,47 @@ export class ReviewBytes {
   /** Digest of each prefix asked for, by review count: ETags without hashing megabytes again. At most one per review date. */
   private readonly prefixDigests = new Map<number, string>();
 
-  constructor(business: Business, aggregate: AggregateRating, reviews: readonly Review[], readonly baseUrl: string) {
-    const head = `{"business":${JSON.stringify(business)},"aggregate_rating":${JSON.stringify(aggregate)},"reviews":[`;
-    const parts = new Array<string>(reviews.length);
-    this.ends = new Float64Array(reviews.length);
-    this.start = Buffer.byteLength(head);
-    let at = this.start;
-    for (let i = 0; i < reviews.length; i++) {
-      parts[i] = JSON.stringify(publishReview(reviews[i]!, baseUrl));
-      at += (i === 0 ? 0 : 1) + Buffer.byteLength(parts[i]!);
-      this.ends[i] = at;
+  private constructor(dataset: Buffer, start: number, ends: Float64Array, readonly baseUrl: string) {
+    this.dataset = dataset;
+    this.start = start;
+    this.ends = ends;
+  }
+
+  /** Built at once, on the caller's turn of the event loop. */
+  static build(business: Business, aggregate: AggregateRating, reviews: readonly Review[], baseUrl: string): ReviewBytes {
+    const steps = ReviewBytes.steps(business, aggregate, reviews, baseUrl);
+    for (let step = steps.next(); ; step = steps.next()) if (step.done) return step.value;
+  }
+
+  /** Built a chunk of reviews at a time, awaiting `pause` between chunks so the event loop stays free. */
+  static async make(business: Business, aggregate: AggregateRating, reviews: readonly Review[], baseUrl: string, pause: () => Promise<void>): Promise<ReviewBytes> {
+    const steps = ReviewBytes.steps(business, aggregate, reviews, baseUrl);
+    for (let step = steps.next(); ; step = steps.next()) {
+      if (step.done) return step.value;
+      await pause();
     }
-    this.dataset = Buffer.from(`${head}${parts.join(',')}]}`);
+  }
+
+  /** The work of a build, in steps: each yield is a point where the event loop may run. */
+  private static *steps(business: Business, aggregate: AggregateRating, reviews: readonly Review[], baseUrl: string): Generator<void, ReviewBytes> {
+    const head = Buffer.from(`{"business":${JSON.stringify(business)},"aggregate_rating":${JSON.stringify(aggregate)},"reviews":[`);
+    const chunks: Buffer[] = [head];
+    const ends = new Float64Array(reviews.length);
+    let at = head.length;
+    for (let from = 0; from < reviews.length; from += SERIALISE_CHUNK) {
+      const to = Math.min(reviews.length, from + SERIALISE_CHUNK);
+      const parts = new Array<string>(to - from);
+      for (let i = from; i < to; i++) {
+        const json = JSON.stringify(publishReview(reviews[i]!, baseUrl));
+        parts[i - from] = json;
+        at += (i === 0 ? 0 : 1) + Buffer.byteLength(json);
+        ends[i] = at;
+      }
+      chunks.push(Buffer.from(`${from === 0 ? '' : ','}${parts.join(',')}`));
+      yield;
+    }
+    chunks.push(Buffer.from(']}'));
+    return new ReviewBytes(Buffer.concat(chunks), head.length, ends, baseUrl);
   }
 
   /** The JSON of the first `count` reviews, comma-separated (the inside of an array), as a view of the dataset. */

@@ -4,21 +4,39 @@ import { aggregateRating } from '../core/reviews.js';
 import { buildReviewIndex, reviewsSince, type ReviewIndex } from '../core/search.js';
 import type { AggregateRating } from '../core/schema/dataset.js';
 import type { Business } from '../core/schema/business.js';
-import type { RevisionInfo, StoredData } from '../store/store.js';
+import type { InsightsStore, RevisionInfo, StoredData } from '../store/store.js';
 import { BodyCaches, type BodyCache } from './body-cache.js';
 import { buildRepresentation, type Representation } from './representation.js';
 import { escapeAsJsonString, ReviewBytes } from './review-bytes.js';
 import { createHash } from 'node:crypto';
+import { setImmediate as yieldToLoop } from 'node:timers/promises';
+import { VERSION } from '../version.js';
+import { insightsJson, packInsights, unpackInsights } from './insights-bytes.js';
 
 import { ATOM_CONTENT_TYPE, renderAtom } from '../core/feeds/atom.js';
 import { renderJsonFeed } from '../core/feeds/jsonfeed.js';
 import { buildInsights } from '../core/insights/build.js';
-import { AnalysisCache } from '../core/insights/per-review.js';
+import { AnalysisCache, MODEL_NAME, ReviewAnalyser } from '../core/insights/per-review.js';
 import type { Insights } from '../core/schema/insights.js';
 import type { TopicPath } from '../core/feeds/websub-topics.js';
 
 /** JSON is UTF-8 by definition (RFC 8259), so no charset parameter: hub deliveries repeat this type byte for byte. */
 const JSON_TYPE = 'application/json';
+
+/**
+ * Names what made an insights document: this release and its analyser (model, taxonomy). A
+ * document kept in the store by another release or analyser is not used.
+ */
+export const INSIGHTS_ANALYSER = createHash('sha256').update(`${VERSION}\n${MODEL_NAME}`).digest('base64url').slice(0, 22);
+
+/** Reviews analysed per turn of the event loop while a snapshot is prepared: about 10 ms of work. */
+const ANALYSE_CHUNK = 200;
+
+/** What escaping a JSON document as a string adds to its size, at most for ordinary text (every quote gains a backslash). */
+const ESCAPED_GROWTH = 1.15;
+
+/** Lets the event loop run (requests, /healthz) between steps of preparing a snapshot. */
+const pause = (): Promise<void> => yieldToLoop();
 
 /** Distinguishes the cache keys of the snapshots of one process. */
 let snapshotCount = 0;
@@ -39,6 +57,8 @@ export class Snapshot {
   readonly lastModified: Date;
   private readonly id = ++snapshotCount;
   private insightsDoc: Insights | null = null;
+  /** The insights document's JSON when prepare made or loaded it, until the document cache takes it. */
+  private insightsBytes: Buffer | null = null;
   /** The published reviews serialised once (for one public origin): /reviews.json and every date answer are made of them. */
   private reviewBytes: ReviewBytes | null = null;
   /** Escaped documents being made, so concurrent MCP reads share the work. */
@@ -61,7 +81,56 @@ export class Snapshot {
     this.lastModified = new Date(data.revision.updated_at);
   }
 
-  /** The insights document, built on first use and kept for this revision. */
+  /**
+   * Makes the insights before the snapshot is served. When the store keeps them for this
+   * revision and analyser they are loaded ('loaded'); otherwise each review not analysed before
+   * is analysed, a chunk at a time with the event loop free in between, and the document is kept
+   * in the store for a restart or another replica ('analysed').
+   */
+  async prepareInsights(store: InsightsStore): Promise<'loaded' | 'analysed'> {
+    const kept = await store.loadInsights(this.revision.revision, INSIGHTS_ANALYSER);
+    if (kept) {
+      const json = await unpackInsights(kept);
+      this.insightsDoc = JSON.parse(json.toString('utf8')) as Insights;
+      this.insightsBytes = json;
+      return 'loaded';
+    }
+    const analyser = new ReviewAnalyser(this.business);
+    const reviews = this.index.reviews;
+    for (let from = 0; from < reviews.length; from += ANALYSE_CHUNK) {
+      const to = Math.min(reviews.length, from + ANALYSE_CHUNK);
+      for (let i = from; i < to; i++) this.analysisCache.get(analyser, reviews[i]!);
+      await pause();
+    }
+    this.insightsBytes = await insightsJson(this.insights(), pause);
+    await store.saveInsights(this.revision.revision, INSIGHTS_ANALYSER, await packInsights(this.insightsBytes));
+    return 'analysed';
+  }
+
+  /**
+   * Builds before the snapshot is served what its readers would otherwise build on first use,
+   * a step at a time with the event loop free in between: the search filters of the roster, the
+   * published reviews' bytes (/reviews.json and every `since` answer), the feeds, the insights
+   * document and the MCP resources.
+   */
+  async prepareDocuments(baseUrl: string): Promise<void> {
+    await this.index.prepare(pause);
+    if (this.reviewBytes?.baseUrl !== baseUrl) this.reviewBytes = await ReviewBytes.make(this.business, this.aggregate, this.index.reviews, baseUrl, pause);
+    for (const path of ['/reviews.json', '/api/feed.json', '/feed.xml'] as const) {
+      this.topic(path, baseUrl);
+      await pause();
+    }
+    const insights = this.insightsDocument();
+    await pause();
+    // The MCP resources are copies of the two largest documents: made ahead only while the
+    // documents' budget has room for them, so they never push out the documents themselves.
+    const documents = this.caches.documents;
+    for (const [path, size] of [['/reviews.json', this.reviewBytes.dataset.length], ['/insights.json', insights.identity.length]] as const) {
+      if (documents.bytes + size * ESCAPED_GROWTH <= documents.maxBytes) await this.escapedDocument(path, baseUrl);
+    }
+  }
+
+  /** The insights document, built on first use (unless prepareInsights made it) and kept for this revision. */
   insights(): Insights {
     this.insightsDoc ??= buildInsights(this.business, this.index.reviews, this.revision.updated_at, this.analysisCache);
     return this.insightsDoc;
@@ -79,7 +148,7 @@ export class Snapshot {
 
   private publishedBytes(baseUrl: string): ReviewBytes {
     // One public origin per process; the check only matters before the server knows its own address.
-    if (this.reviewBytes?.baseUrl !== baseUrl) this.reviewBytes = new ReviewBytes(this.business, this.aggregate, this.index.reviews, baseUrl);
+    if (this.reviewBytes?.baseUrl !== baseUrl) this.reviewBytes = ReviewBytes.build(this.business, this.aggregate, this.index.reviews, baseUrl);
     return this.reviewBytes;
   }
 
@@ -99,7 +168,12 @@ export class Snapshot {
 
   /** /insights.json as served. */
   insightsDocument(): Representation {
-    return this.memo('insights', () => this.json(this.insights()));
+    return this.memo('insights', () => {
+      const prepared = this.insightsBytes;
+      // From here the document cache holds the bytes (and bounds them); rebuilt if it lets them go.
+      this.insightsBytes = null;
+      return prepared ? buildRepresentation(prepared, JSON_TYPE, this.lastModified) : this.json(this.insights());
+    });
   }
 
   /**
@@ -135,6 +209,11 @@ export class Snapshot {
     const escaped = await making;
     this.caches.documents.set(key, escaped);
     return escaped;
+  }
+
+  /** Lets go of this snapshot's bodies in the shared caches: it is served no more (a request still finishing keeps its own). */
+  release(): void {
+    this.caches.forget(this.key(''));
   }
 
   /** A document, built once per snapshot and key while the documents' budget keeps it. */

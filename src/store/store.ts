@@ -76,6 +76,20 @@ export interface SettingsStore {
   getOrCreateSetting(key: string, create: () => string): Promise<string>;
 }
 
+/**
+ * What a revision computed for its insights, kept so that a restart or another replica serving
+ * the same revision loads it instead of analysing every review again. One entry: the newest.
+ */
+export interface InsightsStore {
+  /** The insights document (gzip of its JSON) kept for `revision` by analyser `analyser`, or null. */
+  loadInsights(revision: number, analyser: string): Promise<Buffer | null>;
+  /**
+   * Keeps `gzipped` for `revision` and `analyser`, and forgets every other entry; does nothing
+   * when a newer revision's entry is already kept (a slower replica must not replace it).
+   */
+  saveInsights(revision: number, analyser: string, gzipped: Buffer): Promise<void>;
+}
+
 /** What /healthz asks of the store. */
 export interface HealthStore {
   /** Reads from the database itself, past any cache; throws when it can not (a corrupt or missing file, a database gone). */
@@ -83,6 +97,6 @@ export interface HealthStore {
 }
 
 /** One open database: every concern over it, and how to close it. */
-export interface Store extends ReviewStore, HubStore, McpSessionStore, RateLimitStore, SettingsStore, HealthStore {
+export interface Store extends ReviewStore, HubStore, McpSessionStore, RateLimitStore, SettingsStore, HealthStore, InsightsStore {
   close(): Promise<void>;
 }

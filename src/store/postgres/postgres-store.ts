@@ -6,6 +6,7 @@
 import pg from 'pg';
 import type { Store } from '../store.js';
 import { postgresHubStore } from './hub.js';
+import { postgresInsightsStore } from './insights.js';
 import { postgresMcpSessionStore } from './mcp-sessions.js';
 import { postgresMigrations } from './migrations.js';
 import { postgresRateLimitStore } from './rate-limits.js';
@@ -61,6 +62,7 @@ export async function openPostgresStore(url: string): Promise<Store> {
     ...postgresMcpSessionStore(pool),
     ...postgresRateLimitStore(pool),
     ...postgresSettingsStore(pool),
+    ...postgresInsightsStore(pool),
     async checkHealth() {
       await pool.query("SELECT value FROM meta WHERE key = 'revision'");
     },

@@ -69,4 +69,6 @@ export const sqliteMigrations: readonly string[] = [
    ALTER TABLE hub_verifications ADD COLUMN client TEXT NOT NULL DEFAULT '';
    CREATE INDEX hub_subscriptions_by_client ON hub_subscriptions (client);
    CREATE INDEX hub_verifications_by_client ON hub_verifications (client);`,
+  // What a revision computed for its insights (gzipped JSON), keyed by revision and analyser version; one row, the newest.
+  `CREATE TABLE insights_documents (revision INTEGER NOT NULL, analyser TEXT NOT NULL, document BLOB NOT NULL, PRIMARY KEY (revision, analyser)) WITHOUT ROWID;`,
 ];
