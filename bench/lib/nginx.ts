@@ -76,7 +76,7 @@ export async function startNginxInFront(upstream: string, probePath: string): Pr
   const port = await freePort();
   const conf = readFileSync(new URL('../../deploy/nginx.conf', import.meta.url), 'utf8')
     .replace(/^worker_processes .*$/m, 'worker_processes auto;')
-    .replace(/(upstream reviewcast \{)[^}]*?(keepalive)/s, `$1\n    server ${new URL(upstream).host};\n    $2`)
+    .replace(/(upstream reviewcast(?:_mcp)? \{)([^}]*?)(keepalive)/gs, (_, head: string, body: string, tail: string) => `${head}${body.replace(/^\s*server .*\n/gm, '')}\n    server ${new URL(upstream).host};\n    ${tail}`)
     .replace('listen 8080;', `listen 127.0.0.1:${port};`)
     .replace(/^pid .*$/m, `pid ${dir}/nginx.pid;`)
     .replace(/^error_log .*$/m, `error_log ${dir}/error.log warn;`)
