@@ -142,7 +142,7 @@ const reviewPermalinkPage: Handler = (req, reply, ctx) => {
   const raw = String((req.params as { id?: unknown }).id ?? '');
   // ULIDs are case-insensitive; the page (and its canonical link) uses the upper-case form.
   const parsed = ReviewPathSchema.safeParse({ id: raw.toUpperCase() });
-  const review = parsed.success ? snap.index.reviews.find((r) => r.id === parsed.data.id) : undefined;
+  const review = parsed.success ? snap.review(parsed.data.id) : undefined;
   if (!review) {
     const status = parsed.success ? 404 : 400;
     return reply.code(status).headers(PAGE_HEADERS).header('content-type', HTML).header('cache-control', 'no-store').send(String(renderReviewMissing(status, raw, snap.business, ctx.baseUrl)));

@@ -167,7 +167,7 @@ export function buildMcpServer(snap: Snapshot, baseUrl: string, version: string,
   server.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({
     resourceTemplates: [{ uriTemplate: 'review://{id}', name: 'review', title: 'One review', description: 'A single review by id, with its analysis', mimeType: 'application/json' }],
   }));
-  const known = (uri: string) => resources.some((r) => r.uri === uri) || snap.index.reviews.some((r) => `review://${r.id}` === uri);
+  const known = (uri: string) => resources.some((r) => r.uri === uri) || (uri.startsWith('review://') && snap.review(uri.slice('review://'.length)) !== undefined);
   server.setRequestHandler(SubscribeRequestSchema, (req) => {
     if (!known(req.params.uri)) throw new McpError(ErrorCode.InvalidParams, `Unknown resource "${req.params.uri}". Resources: ${resources.map((r) => r.uri).join(', ')}, review://{id}`);
     if (!subscriptions) throw new McpError(ErrorCode.InvalidRequest, 'Subscribe within a session (send Mcp-Session-Id)');
@@ -186,7 +186,7 @@ export function buildMcpServer(snap: Snapshot, baseUrl: string, version: string,
     else if (uri === resources[1]!.uri) text = splices.add(await snap.escapedDocument('/insights.json', baseUrl));
     else {
       const id = reviewUri.exec(uri)?.[1];
-      const review = id && snap.index.reviews.find((r) => r.id === id);
+      const review = id && snap.review(id);
       if (review) text = JSON.stringify({ review: publishReview(review, baseUrl), analysis: snap.insights().per_review[review.id] });
     }
     if (text === undefined) throw new McpError(ErrorCode.InvalidParams, `Unknown resource "${uri}". Resources: ${resources.map((r) => r.uri).join(', ')}, review://{id}`);

@@ -120,7 +120,7 @@ export function registerPrompts(server: McpServer, snap: Snapshot, baseUrl: stri
     shapes[name] = made;
     return made;
   };
-  const byId = (id: string) => snap.index.reviews.find((r) => r.id === id);
+  const byId = (id: string) => snap.review(id);
 
   server.registerPrompt(
     'summarise_aspect',

@@ -1,6 +1,5 @@
 /** Resource subscriptions and the server-to-client streams (GET /mcp) their notifications go out on, driven by new revisions. */
 import { PassThrough } from 'node:stream';
-import type { Review } from '../core/schema/review.js';
 import type { LiveData } from '../snapshot/live-data.js';
 import type { Snapshot } from '../snapshot/snapshot.js';
 
@@ -67,7 +66,7 @@ export class McpStreams {
         state.uris.add(uri);
         const held = this.versions.get(uri);
         if (held) held.holders++;
-        else this.versions.set(uri, { version: this.versionOf(snap, uri, lookup(snap)), holders: 1 });
+        else this.versions.set(uri, { version: this.versionOf(snap, uri), holders: 1 });
         return true;
       },
       unsubscribe: (uri) => {
@@ -135,20 +134,19 @@ export class McpStreams {
   }
 
   /** What changes when the resource's content changes; reading a resource builds the same thing, so this costs no more. */
-  private versionOf(snap: Snapshot, uri: string, reviews: () => Map<string, Review>): string {
+  private versionOf(snap: Snapshot, uri: string): string {
     const base = this.opts.baseUrl();
     if (uri === `${base}/reviews.json`) return snap.topic('/reviews.json', base).etag;
     if (uri === `${base}/insights.json`) return snap.insightsDocument().etag;
-    const review = reviews().get(uri.slice('review://'.length));
+    const review = snap.review(uri.slice('review://'.length));
     return review ? JSON.stringify(review) : 'absent';
   }
 
   private readonly onSnapshot = (next: Snapshot, previous: Snapshot): void => {
     if (this.sessions.size === 0) return;
-    const reviews = lookup(next);
     const changed = new Set<string>();
     for (const [uri, held] of this.versions) {
-      const version = this.versionOf(next, uri, reviews);
+      const version = this.versionOf(next, uri);
       if (version !== held.version) {
         held.version = version;
         changed.add(uri);
@@ -191,15 +189,7 @@ export class McpStreams {
   }
 }
 
-/** The snapshot's reviews by id, made on first use. */
-function lookup(snap: Snapshot): () => Map<string, Review> {
-  let map: Map<string, Review> | null = null;
-  return () => (map ??= new Map(snap.index.reviews.map((r) => [r.id, r])));
-}
-
 /** Whether two snapshots hold the same reviews (by id): if not, the review://{id} resources changed. */
 function sameReviews(a: Snapshot, b: Snapshot): boolean {
-  if (a.index.reviews.length !== b.index.reviews.length) return false;
-  const ids = new Set(a.index.reviews.map((r) => r.id));
-  return b.index.reviews.every((r) => ids.has(r.id));
+  return a.index.reviews.length === b.index.reviews.length && b.index.reviews.every((r) => a.review(r.id) !== undefined);
 }

@@ -119,7 +119,7 @@ export const TOOLS: ToolDef[] = [
     input: z.strictObject({ id: z.string().min(1).describe('Review id (ULID), e.g. from search_reviews') }),
     output: z.object({ review: PublishedReviewSchema, analysis: PerReviewSchema, evidence: z.array(AspectEvidenceSchema) }),
     run: ({ id }, snap, baseUrl) => {
-      const review = snap.index.reviews.find((r) => r.id === id.trim().toUpperCase());
+      const review = snap.review(id.trim().toUpperCase());
       if (!review) return new ToolFailure(`No review has id "${id}". Ids come from search_reviews or get_reviews_since.`);
       return { review: publishReview(review, baseUrl), analysis: snap.insights().per_review[review.id]!, evidence: evidenceOf(new ReviewAnalyser(snap.business), review) };
     },

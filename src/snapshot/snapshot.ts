@@ -18,6 +18,7 @@ import { renderJsonFeed } from '../core/feeds/jsonfeed.js';
 import { buildInsights } from '../core/insights/build.js';
 import { AnalysisCache, MODEL_NAME, ReviewAnalyser } from '../core/insights/per-review.js';
 import type { Insights } from '../core/schema/insights.js';
+import type { Review } from '../core/schema/review.js';
 import type { TopicPath } from '../core/feeds/websub-topics.js';
 
 /** JSON is UTF-8 by definition (RFC 8259), so no charset parameter: hub deliveries repeat this type byte for byte. */
@@ -61,6 +62,8 @@ export class Snapshot {
   private insightsBytes: Buffer | null = null;
   /** The published reviews serialised once (for one public origin): /reviews.json and every date answer are made of them. */
   private reviewBytes: ReviewBytes | null = null;
+  /** The reviews by id, made on first use: permalinks, MCP reads and subscriptions look reviews up by id. */
+  private byId: Map<string, Review> | null = null;
   /** Escaped documents being made, so concurrent MCP reads share the work. */
   private readonly escaping = new Map<string, Promise<Buffer>>();
 
@@ -128,6 +131,12 @@ export class Snapshot {
     for (const [path, size] of [['/reviews.json', this.reviewBytes.dataset.length], ['/insights.json', insights.identity.length]] as const) {
       if (documents.bytes + size * ESCAPED_GROWTH <= documents.maxBytes) await this.escapedDocument(path, baseUrl);
     }
+  }
+
+  /** The review with this id, if this revision has it. */
+  review(id: string): Review | undefined {
+    this.byId ??= new Map(this.index.reviews.map((r) => [r.id, r]));
+    return this.byId.get(id);
   }
 
   /** The insights document, built on first use (unless prepareInsights made it) and kept for this revision. */
