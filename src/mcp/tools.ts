@@ -76,9 +76,16 @@ function toolReview(r: Review, baseUrl: string, short: boolean): ToolReview {
  * TOOL_ANSWER_MAX_BYTES of them, each with its permalink, the rest a next_cursor away.
  */
 function toolPage(snap: Snapshot, q: SearchRequest, baseUrl: string, short: boolean) {
-  const budget: PageBudget = { maxBytes: TOOL_ANSWER_MAX_BYTES, weigh: (r) => Buffer.byteLength(JSON.stringify(toolReview(r, baseUrl, short))) };
+  // Each review is shaped once: weighed for the budget, then the same object answered.
+  const shaped = new Map<Review, ToolReview>();
+  const shape = (r: Review): ToolReview => {
+    let t = shaped.get(r);
+    if (!t) shaped.set(r, (t = toolReview(r, baseUrl, short)));
+    return t;
+  };
+  const budget: PageBudget = { maxBytes: TOOL_ANSWER_MAX_BYTES, weigh: (r) => Buffer.byteLength(JSON.stringify(shape(r))) };
   const hits = searchReviews(snap.index, q, budget);
-  return { ...hits, returned: hits.reviews.length, reviews: hits.reviews.map((r) => toolReview(r, baseUrl, short)) };
+  return { ...hits, returned: hits.reviews.length, reviews: hits.reviews.map(shape) };
 }
 
 const invalidCursor = (e: unknown) => {
