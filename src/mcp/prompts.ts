@@ -15,7 +15,7 @@ const MAX_COMPLETIONS = 100;
 const QUOTED = 5;
 
 const norm = (s: string) => s.trim().toLowerCase();
-const startsOrContains = (value: string) => {
+const containing = (value: string) => {
   const v = norm(value);
   return (candidate: string) => norm(candidate).includes(v);
 };
@@ -53,14 +53,14 @@ export function promptList(): { name: string; title: string; description: string
 function completers(snap: Snapshot) {
   return {
     aspect: (value: string) => {
-      const match = startsOrContains(value);
+      const match = containing(value);
       return snap.insights().aspects.filter((a) => match(a.id) || match(a.label)).map((a) => a.id);
     },
     /** The last name of a comma-separated list is the one completed; the names before it are kept. */
     technicians: (value: string) => {
       const cut = value.lastIndexOf(',');
       const head = cut < 0 ? '' : `${value.slice(0, cut + 1)} `.replace(/,\s+$/, ', ');
-      const match = startsOrContains(value.slice(cut + 1));
+      const match = containing(value.slice(cut + 1));
       const named = value.slice(0, Math.max(cut, 0)).split(',');
       return snap
         .insights()
