@@ -221,28 +221,22 @@
   form.addEventListener('click', (e) => {
     if (e.target instanceof Element && e.target.id === 'clear-filters') clearFilters(e);
   });
-  // A bar of the star histogram ("1 star") filters the list to that rating in place.
-  for (const bar of document.querySelectorAll('a[data-rating]')) {
-    bar.addEventListener('click', (e) => {
-      const select = form.elements.namedItem('rating');
-      if (!select) return;
-      e.preventDefault();
-      select.value = bar.dataset.rating;
-      load(true).catch(failed);
-      document.querySelector('#reviews')?.scrollIntoView();
-    });
-  }
-  // A chip of "What people mention" searches for its phrase in place.
-  for (const chip of document.querySelectorAll('a[data-query]')) {
-    chip.addEventListener('click', (e) => {
-      const input = form.elements.namedItem('query');
-      if (!input) return;
-      e.preventDefault();
-      input.value = chip.dataset.query;
-      load(true).catch(failed);
-      document.querySelector('#reviews')?.scrollIntoView();
-    });
-  }
+  // A bar of the star histogram ("1 star") filters the list to that rating, and a chip of "What
+  // people mention" searches for its phrase: both in place.
+  const filterInPlace = (selector, field, valueOf) => {
+    for (const link of document.querySelectorAll(selector)) {
+      link.addEventListener('click', (e) => {
+        const control = form.elements.namedItem(field);
+        if (!control) return;
+        e.preventDefault();
+        control.value = valueOf(link);
+        load(true).catch(failed);
+        document.querySelector('#reviews')?.scrollIntoView();
+      });
+    }
+  };
+  filterInPlace('a[data-rating]', 'rating', (link) => link.dataset.rating);
+  filterInPlace('a[data-query]', 'query', (link) => link.dataset.query);
   window.addEventListener('popstate', () => {
     // Only the fragment changed (the skip link, an #anchor): the list is already right.
     if (location.pathname + location.search === shownUrl) return;
