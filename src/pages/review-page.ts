@@ -183,7 +183,7 @@ export function sourceName(source: string): string {
 
 /** Five stars filled to `value` (partial stars, so 3.62 does not look like 4); the number is said in text beside it. */
 function starMeter(value: number): Html {
-  return html`<span class="star-meter" aria-hidden="true"><span class="star-fill" style="width:${((value / 5) * 100).toFixed(1)}%">★★★★★</span>★★★★★</span>`;
+  return html`<span class="star-meter" aria-hidden="true"><span class="star-fill" style="width:${pct(value, 5)}">★★★★★</span>★★★★★</span>`;
 }
 
 interface FirstParty {
@@ -321,7 +321,7 @@ ${contactBar(b)}
 <ul class="bars" aria-label="Reviews by star rating: choose one to show only those">
 ${[5, 4, 3, 2, 1].map((s) => {
   const n = a.distribution[String(s) as '1'];
-  return html`<li><a href="/?rating=${s}#reviews" data-rating="${s}"${q.filters.rating === String(s) ? html` aria-current="true"` : ''}>${s} star${s === 1 ? '' : 's'}</a><span class="bar" aria-hidden="true"><span style="width:${((n / total) * 100).toFixed(1)}%"></span></span><span class="num">${formatCount(n)}</span></li>`;
+  return html`<li><a href="/?rating=${s}#reviews" data-rating="${s}"${q.filters.rating === String(s) ? html` aria-current="true"` : ''}>${s} star${s === 1 ? '' : 's'}</a><span class="bar" aria-hidden="true"><span style="width:${pct(n, total)}"></span></span><span class="num">${formatCount(n)}</span></li>`;
 })}
 </ul>
 <p class="muted">${formatCount(verified)} of ${formatCount(a.review_count)} come from a verified source.${firstParty ? ` Left on this website: ${firstParty.ratingValue} out of 5 from ${formatCount(firstParty.ratingCount)} rating${firstParty.ratingCount === 1 ? '' : 's'}, ${formatCount(firstParty.reviewCount)} with a written review.` : ''}</p>
