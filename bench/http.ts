@@ -140,6 +140,7 @@ for (const n of sizes) {
         'ours / bare req/s': (o.rps / n0.rps).toFixed(2),
         'bare / ours CPU': cpuRatio.toFixed(2),
         'in front / nginx req/s': (f.rps / g.rps).toFixed(2),
+        'nginx / in front CPU': (g.cpuUs / f.cpuUs).toFixed(2),
         'ours p50/p99 ms': `${o.p50ms.toFixed(2)} / ${o.p99ms.toFixed(2)}`,
         errors: o.errors + g.errors + n0.errors + f.errors + (b?.errors ?? 0),
         'nginx: >= 0.9': ratio >= 0.9 ? 'met' : 'missed',
