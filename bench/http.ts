@@ -68,7 +68,8 @@ async function changeThroughCache(frontUrl: string, db: string): Promise<string>
 }
 /** Our headers as sent, for the bare baseline to send the same: Date and Connection are Node's own. */
 function sentHeaders(headers: Record<string, string | string[] | undefined>): OutgoingHttpHeaders {
-  const { date: _date, connection: _connection, 'keep-alive': _keepAlive, ...rest } = headers;
+  const rest: OutgoingHttpHeaders = { ...headers };
+  for (const name of ['date', 'connection', 'keep-alive']) delete rest[name];
   return rest;
 }
 
