@@ -8,12 +8,16 @@
  * reviewcast", is deploy/nginx.conf's cache before our server (target >= 0.9 x nginx from disk);
  * after the table a change is imported and timed until it shows through the cache, which must be
  * within the max-age our server declares.
- * Usage: npm run bench:http [-- seconds [sizes]]   e.g. npm run bench:http -- 3 1000,10000
+ * Each run also reads the CPU time each server process spent (bench/lib/cpu.ts): CPU µs per
+ * request holds on a loaded machine where requests per second do not; the hot-path target is
+ * bare node's CPU per request / ours >= 0.95 for small bodies and 304s.
+ * Usage: [BENCH_BEFORE=/built/checkout] npm run bench:http [-- seconds [sizes]]   e.g. npm run bench:http -- 3 1000,10000
  */
 import { request } from 'undici';
 import { benchDatabase, benchReviews } from './lib/dataset.js';
 import { openSqliteStore } from '../src/store/sqlite/sqlite-store.js';
-import { startBareNode } from './lib/bare-node.js';
+import type { OutgoingHttpHeaders } from 'node:http';
+import { startBareNode, type BareFile } from './lib/bare-node.js';
 import { startNginx, startNginxInFront } from './lib/nginx.js';
 import { startService } from './lib/service.js';
 import { meanLoad, wrk, type LoadResult } from './lib/load.js';
@@ -22,12 +26,14 @@ import { markdownTable } from './lib/table.js';
 const seconds = Number(process.argv[2] ?? 3);
 const sizes = (process.argv[3] ?? '1000,10000,100000').split(',').map(Number);
 const ROUNDS = 2;
+/** Another checkout, built, to measure as "before" in the same run (BENCH_BEFORE=/path/to/checkout). */
+const BEFORE = process.env.BENCH_BEFORE;
 const CONNECTIONS = 32;
 const PATHS = ['/reviews.json', '/api/feed.json', '/feed.xml'];
 
 /** The bytes as sent: undici's request, unlike fetch, does not decode the content coding. */
-async function fetchVariant(url: string, encoding: string) {
-  const res = await request(url, { headers: { 'accept-encoding': encoding } });
+async function fetchVariant(url: string, headers: Record<string, string>) {
+  const res = await request(url, { headers });
   return { headers: res.headers, body: Buffer.from(await res.body.arrayBuffer()) };
 }
 
@@ -60,60 +66,87 @@ async function changeThroughCache(frontUrl: string, db: string): Promise<string>
   const s = (Date.now() - started) / 1000;
   return `a new review visible through the cache after ${s.toFixed(1)} s (declared max-age ${maxAge} s): ${s <= maxAge + 1 ? 'met' : 'missed'}`;
 }
+/** Our headers as sent, for the bare baseline to send the same: Date and Connection are Node's own. */
+function sentHeaders(headers: Record<string, string | string[] | undefined>): OutgoingHttpHeaders {
+  const rest: OutgoingHttpHeaders = { ...headers };
+  for (const name of ['date', 'connection', 'keep-alive']) delete rest[name];
+  return rest;
+}
+
+const us = (x: number) => (Number.isFinite(x) ? x.toFixed(1) : '-');
+
 for (const n of sizes) {
   const db = await benchDatabase(n);
   const ours = await startService(db);
-  const files: Record<string, { body: Buffer; gzip: Buffer | null; type: string; etag: string }> = {};
-  const ourTags = new Map<string, string>();
+  const before = BEFORE ? await startService(db, {}, BEFORE) : null;
+  const files: Record<string, BareFile & { type: string }> = {};
   for (const path of PATHS) {
-    const plain = await fetchVariant(`${ours.url}${path}`, 'identity');
-    const gz = await fetchVariant(`${ours.url}${path}`, 'gzip');
-    files[path] = { body: plain.body, gzip: gz.headers['content-encoding'] === 'gzip' ? gz.body : null, type: String(plain.headers['content-type']), etag: String(plain.headers.etag) };
-    ourTags.set(path, String(plain.headers.etag));
+    const plain = await fetchVariant(`${ours.url}${path}`, { 'accept-encoding': 'identity' });
+    const gz = await fetchVariant(`${ours.url}${path}`, { 'accept-encoding': 'gzip' });
+    const etag = String(plain.headers.etag);
+    const notModified = await fetchVariant(`${ours.url}${path}`, { 'if-none-match': etag });
+    files[path] = {
+      body: plain.body,
+      gzip: gz.headers['content-encoding'] === 'gzip' ? gz.body : null,
+      type: String(plain.headers['content-type']),
+      etag,
+      headers: { identity: sentHeaders(plain.headers), gzip: sentHeaders(gz.headers), notModified: sentHeaders(notModified.headers) },
+    };
   }
   const nginx = await startNginx(files);
   const bare = await startBareNode(files);
   const front = await startNginxInFront(ours.url, PATHS[0]!);
   for (const path of PATHS) {
     const nginxTag = (await fetch(`${nginx.url}${path}`, { method: 'HEAD', headers: { 'accept-encoding': 'identity' } })).headers.get('etag')!;
-    const variants: { name: string; ours: Record<string, string>; base: Record<string, string> }[] = [
-      { name: 'identity', ours: { 'accept-encoding': 'identity' }, base: { 'accept-encoding': 'identity' } },
-      { name: 'gzip', ours: { 'accept-encoding': 'gzip' }, base: { 'accept-encoding': 'gzip' } },
-      { name: '304', ours: { 'if-none-match': ourTags.get(path)! }, base: { 'if-none-match': nginxTag } },
+    // Each server has its own base URL (port), which some bodies hold, hence its own ETag.
+    const beforeTag = before ? String((await fetchVariant(`${before.url}${path}`, { 'accept-encoding': 'identity' })).headers.etag) : '';
+    const variants: { name: string; ours: Record<string, string>; base: Record<string, string>; before: Record<string, string> }[] = [
+      { name: 'identity', ours: { 'accept-encoding': 'identity' }, base: { 'accept-encoding': 'identity' }, before: { 'accept-encoding': 'identity' } },
+      { name: 'gzip', ours: { 'accept-encoding': 'gzip' }, base: { 'accept-encoding': 'gzip' }, before: { 'accept-encoding': 'gzip' } },
+      { name: '304', ours: { 'if-none-match': files[path]!.etag }, base: { 'if-none-match': nginxTag }, before: { 'if-none-match': beforeTag } },
     ];
     for (const v of variants) {
-      const a: LoadResult[] = [];
-      const b: LoadResult[] = [];
-      const c: LoadResult[] = [];
-      const d: LoadResult[] = [];
+      const runs = { ours: [] as LoadResult[], before: [] as LoadResult[], nginx: [] as LoadResult[], bare: [] as LoadResult[], front: [] as LoadResult[] };
+      const load = (url: string, headers: Record<string, string>, pid: number) => wrk(`${url}${path}`, { seconds, connections: CONNECTIONS, headers, pid });
       for (let round = 0; round < ROUNDS; round++) {
-        d.push(wrk(`${front.url}${path}`, { seconds, connections: CONNECTIONS, headers: v.ours }));
-        a.push(wrk(`${ours.url}${path}`, { seconds, connections: CONNECTIONS, headers: v.ours }));
-        b.push(wrk(`${nginx.url}${path}`, { seconds, connections: CONNECTIONS, headers: v.base }));
-        c.push(wrk(`${bare.url}${path}`, { seconds, connections: CONNECTIONS, headers: v.ours }));
+        runs.front.push(load(front.url, v.ours, front.pid));
+        runs.ours.push(load(ours.url, v.ours, ours.pid));
+        runs.nginx.push(load(nginx.url, v.base, nginx.pid));
+        runs.bare.push(load(bare.url, v.ours, bare.pid));
+        if (before) runs.before.push(load(before.url, v.before, before.pid));
       }
-      const o = meanLoad(a);
-      const g = meanLoad(b);
-      const n0 = meanLoad(c);
-      const f = meanLoad(d);
+      const o = meanLoad(runs.ours);
+      const g = meanLoad(runs.nginx);
+      const n0 = meanLoad(runs.bare);
+      const f = meanLoad(runs.front);
+      const b = before ? meanLoad(runs.before) : null;
       const ratio = o.rps / g.rps;
+      const cpuRatio = n0.cpuUs / o.cpuUs;
       rows.push({
         reviews: n,
         path,
         variant: v.name,
         bytes: v.name === 'gzip' ? (files[path]!.gzip ?? files[path]!.body).length : v.name === '304' ? 0 : files[path]!.body.length,
         'ours req/s': Math.round(o.rps),
-        'nginx req/s': Math.round(g.rps),
-        ratio: ratio.toFixed(2),
+        ...(b ? { 'before req/s': Math.round(b.rps) } : {}),
         'bare node req/s': Math.round(n0.rps),
-        'ours / bare node': (o.rps / n0.rps).toFixed(2),
-        'nginx in front of reviewcast req/s': Math.round(f.rps),
-        'in front / nginx from disk': (f.rps / g.rps).toFixed(2),
+        'nginx req/s': Math.round(g.rps),
+        'in front req/s': Math.round(f.rps),
+        'ours CPU µs/req': us(o.cpuUs),
+        ...(b ? { 'before CPU µs/req': us(b.cpuUs) } : {}),
+        'bare node CPU µs/req': us(n0.cpuUs),
+        'nginx CPU µs/req': us(g.cpuUs),
+        'in front CPU µs/req (nginx only)': us(f.cpuUs),
+        'ours / nginx req/s': ratio.toFixed(2),
+        'ours / bare req/s': (o.rps / n0.rps).toFixed(2),
+        'bare / ours CPU': cpuRatio.toFixed(2),
+        'in front / nginx req/s': (f.rps / g.rps).toFixed(2),
+        'nginx / in front CPU': (g.cpuUs / f.cpuUs).toFixed(2),
         'ours p50/p99 ms': `${o.p50ms.toFixed(2)} / ${o.p99ms.toFixed(2)}`,
-        'nginx p50/p99 ms': `${g.p50ms.toFixed(2)} / ${g.p99ms.toFixed(2)}`,
-        errors: o.errors + g.errors + n0.errors + f.errors,
-        'target >= 0.9': ratio >= 0.9 ? 'met' : 'missed',
-        'in front: target >= 0.9': f.rps / g.rps >= 0.9 ? 'met' : 'missed',
+        errors: o.errors + g.errors + n0.errors + f.errors + (b?.errors ?? 0),
+        'nginx: >= 0.9': ratio >= 0.9 ? 'met' : 'missed',
+        'bare CPU: >= 0.95': cpuRatio >= 0.95 ? 'met' : 'missed',
+        'in front: >= 0.9': f.rps / g.rps >= 0.9 ? 'met' : 'missed',
       });
       console.error(JSON.stringify(rows.at(-1)));
     }
@@ -123,6 +156,7 @@ for (const n of sizes) {
   bare.stop();
   front.stop();
   await ours.stop();
+  await before?.stop();
 }
 console.log(`\n${CONNECTIONS} connections, wrk 1 thread, ${ROUNDS} alternating runs of ${seconds}s per target\n`);
 console.log(markdownTable(rows));

@@ -3,8 +3,10 @@
  * the same reviews, at 100k and 1M reviews: the first call of each search (which builds the
  * filter lists it needs) and the p50/p99 of 200 more. Over HTTP, our server (its own process, fresh
  * SQLite database with 100k reviews) driven by wrk cycling through 620 variants of each search
- * (limit and a no-op date bound vary). Targets: at 100k p99 <= 5 ms and >= 5k req/s over HTTP; at 1M p99 <= 50 ms.
- * Usage: npm run bench:search [-- seconds [sizes]]
+ * (limit and a no-op date bound vary), with the server's CPU time per request and, at the end,
+ * its memory before and after a forced GC. With BENCH_BEFORE, another built checkout's server runs
+ * beside it, alternating per search. Targets: at 100k p99 <= 5 ms and >= 5k req/s over HTTP; at 1M p99 <= 50 ms.
+ * Usage: [BENCH_BEFORE=/built/checkout] npm run bench:search [-- seconds [sizes]]
  */
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -15,13 +17,17 @@ import type { SearchRequest } from '../src/core/schema/search.js';
 import { benchDatabase, benchReviews, invoice } from './lib/dataset.js';
 import { wrk } from './lib/load.js';
 import { naiveSearch } from './lib/naive-search.js';
-import { startService } from './lib/service.js';
+import { freePort, startService } from './lib/service.js';
+import { InspectorSession } from './lib/inspector.js';
 import { markdownTable } from './lib/table.js';
 
 const seconds = Number(process.argv[2] ?? 3);
 const sizes = (process.argv[3] ?? '100000,1000000').split(',').map(Number);
 const HTTP_SIZE = 100_000;
 const CONNECTIONS = 8;
+/** Another checkout, built, whose server is measured beside this one's over HTTP (BENCH_BEFORE=/path/to/checkout). */
+const BEFORE = process.env.BENCH_BEFORE;
+const memory: string[] = [];
 
 function cases(n: number): { name: string; q: SearchRequest }[] {
   return [
@@ -90,7 +96,16 @@ for (const n of sizes) {
 }
 
 const http: Record<string, string | number>[] = [];
-const service = await startService(await benchDatabase(HTTP_SIZE));
+const database = await benchDatabase(HTTP_SIZE);
+/** A server with an inspector port, to read its live memory after a forced GC. */
+async function startInspected(root?: string) {
+  const inspectPort = await freePort();
+  const service = await startService(database, { NODE_OPTIONS: `--inspect=127.0.0.1:${inspectPort}` }, root);
+  // A first start on a fresh database analyses every review for the insights: its peak is not the searches'.
+  return { service, inspectPort, startPeak: service.peakRssMiB() };
+}
+const servers = [{ name: 'after', ...(await startInspected()) }];
+if (BEFORE) servers.push({ name: 'before', ...(await startInspected(BEFORE)) });
 const scriptDir = mkdtempSync(join(tmpdir(), 'rc-wrk-'));
 for (const c of cases(HTTP_SIZE)) {
   const paths: string[] = [];
@@ -106,21 +121,31 @@ for (const c of cases(HTTP_SIZE)) {
   }
   const script = join(scriptDir, 'cycle.lua');
   writeFileSync(script, `local paths = {${paths.map((p) => JSON.stringify(p)).join(',')}}\nlocal i = 0\nrequest = function()\n  i = i % #paths + 1\n  return wrk.format(nil, paths[i])\nend\n`);
-  await fetch(`${service.url}${paths[0]}`);
-  const r = wrk(service.url, { seconds, connections: CONNECTIONS, script });
-  http.push({
-    search: c.name,
-    'req/s': Math.round(r.rps),
-    'p50 ms': r.p50ms.toFixed(2),
-    'p99 ms': r.p99ms.toFixed(2),
-    errors: r.errors,
-    'p99 <= 5 ms and >= 5k req/s': r.p99ms <= 5 && r.rps >= 5000 ? 'met' : 'missed',
-  });
+  const row: Record<string, string | number> = { search: c.name };
+  // Alternating: each server's run follows the other's, so both see the same machine.
+  for (const { name, service } of BEFORE ? [...servers].reverse() : servers) {
+    await fetch(`${service.url}${paths[0]}`);
+    const r = wrk(service.url, { seconds, connections: CONNECTIONS, script, pid: service.pid });
+    const label = BEFORE ? `${name} ` : '';
+    row[`${label}req/s`] = Math.round(r.rps);
+    row[`${label}p50 / p99 ms`] = `${r.p50ms.toFixed(2)} / ${r.p99ms.toFixed(2)}`;
+    row[`${label}CPU µs/req`] = r.cpuUs.toFixed(0);
+    row[`${label}errors`] = r.errors;
+    if (name === 'after') row['p99 <= 5 ms and >= 5k req/s'] = r.p99ms <= 5 && r.rps >= 5000 ? 'met' : 'missed';
+  }
+  http.push(row);
+  console.error(JSON.stringify(row));
 }
-console.error(`server RSS after the searches: ${service.rssMiB().toFixed(0)} MiB`);
-await service.stop();
+for (const { name, service, inspectPort, startPeak } of servers) {
+  const inspector = await InspectorSession.connect(inspectPort);
+  const live = await inspector.memoryAfterGc();
+  inspector.close();
+  memory.push(`${name}: peak RSS ${startPeak.toFixed(0)} MiB when ready, ${service.peakRssMiB().toFixed(0)} MiB after the searches; after a forced full GC heap ${live.heapUsed.toFixed(0)} MiB used of ${live.heapTotal.toFixed(0)}, RSS ${service.rssMiB().toFixed(0)} MiB, buffers ${live.arrayBuffers.toFixed(0)} MiB`);
+  await service.stop();
+}
 
 console.log('\nIn process: the indexed search against a naive full scan, limit 20\n');
 console.log(markdownTable(inProcess));
 console.log(`\nOver HTTP, ${HTTP_SIZE.toLocaleString('en')} reviews, ${CONNECTIONS} connections, wrk 1 thread, ${seconds}s each, 620 variants of each search\n`);
 console.log(markdownTable(http));
+for (const line of memory) console.log(`\n${line}`);

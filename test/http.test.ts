@@ -102,6 +102,29 @@ describe('conditional requests', () => {
   });
 });
 
+describe('answers kept per body (the fast path)', () => {
+  it('the same request after a new revision gets the new body, and each answer its own RateLimit count', async () => {
+    const other = await startTestService({ business: BUSINESS, reviews: REVIEWS.slice(0, 3) });
+    try {
+      const ask = () => fetch(`${other.url}/reviews.json`, { headers: { 'accept-encoding': 'identity' } });
+      const first = await ask();
+      const firstBody = await first.text();
+      const again = await ask();
+      assert.equal(await again.text(), firstBody);
+      assert.equal(again.headers.get('etag'), first.headers.get('etag'));
+      const remaining = (res: Response) => Number(/remaining=(\d+)/.exec(res.headers.get('ratelimit')!)![1]);
+      assert.equal(remaining(again), remaining(first) - 1, 'the RateLimit header is made per request, not kept with the answer');
+      await other.store.importReviews({ reviews: REVIEWS.slice(3, 4), replace: false, dryRun: false });
+      await other.server.live.refresh();
+      const after = await ask();
+      assert.notEqual(after.headers.get('etag'), first.headers.get('etag'));
+      assert.notEqual(await after.text(), firstBody);
+    } finally {
+      await other.close();
+    }
+  });
+});
+
 describe('HEAD, compression and headers', () => {
   for (const path of DATASET_PATHS) {
     it(`${path}: HEAD has GET's headers and no body`, async () => {

@@ -34,6 +34,8 @@ export interface ServeOptions {
   port?: number;
   /** Run the compiled bin/reviewcast.js (benchmarks) instead of the source through tsx (tests). */
   built?: boolean;
+  /** With built: another checkout's root whose bin/reviewcast.js to run (a benchmark's "before"). */
+  root?: string;
   /** Passes the server's output through to this process's instead of keeping it for output(). */
   passOutput?: boolean;
   /** Ready once this path answers 2xx (default /healthz). */
@@ -57,9 +59,10 @@ export interface ServeProcess {
 export async function startServeProcess(database: string, opts: ServeOptions = {}): Promise<ServeProcess> {
   const port = opts.port ?? (await freePort());
   const url = `http://127.0.0.1:${port}`;
-  const args = opts.built ? [BUILT, 'serve'] : ['--import', 'tsx', SOURCE, 'serve'];
+  const built = opts.root === undefined ? BUILT : `${opts.root}/bin/reviewcast.js`;
+  const args = opts.built ? [built, 'serve'] : ['--import', 'tsx', SOURCE, 'serve'];
   const child = spawn(process.execPath, args, {
-    cwd: ROOT,
+    cwd: opts.root ?? ROOT,
     env: { ...process.env, DATABASE_URL: database, PORT: String(port), HOST: '127.0.0.1', BASE_URL: url, LOG_LEVEL: 'info', ...opts.env },
     stdio: ['ignore', opts.passOutput ? 'inherit' : 'pipe', opts.passOutput ? 'inherit' : 'pipe'],
   });

@@ -1,4 +1,5 @@
 import { spawnSync } from 'node:child_process';
+import { cpuSeconds } from './cpu.js';
 
 export interface LoadResult {
   rps: number;
@@ -6,6 +7,8 @@ export interface LoadResult {
   p99ms: number;
   /** Responses wrk counted as non-2xx/3xx, plus socket errors. */
   errors: number;
+  /** CPU time the server (opts.pid and its children) spent per request, in µs; NaN when no pid was given. */
+  cpuUs: number;
 }
 
 function ms(value: string): number {
@@ -19,12 +22,14 @@ function ms(value: string): number {
  * Drives load with Debian's wrk from its own process (one thread, so the servers get the
  * other core), keep-alive connections, latency percentiles included.
  */
-export function wrk(url: string, opts: { seconds: number; connections: number; headers?: Record<string, string>; script?: string }): LoadResult {
+export function wrk(url: string, opts: { seconds: number; connections: number; headers?: Record<string, string>; script?: string; pid?: number }): LoadResult {
   const args = ['-t1', `-c${opts.connections}`, `-d${opts.seconds}s`, '--latency'];
   for (const [k, v] of Object.entries(opts.headers ?? {})) args.push('-H', `${k}: ${v}`);
   if (opts.script) args.push('-s', opts.script);
   args.push(url);
+  const cpu0 = opts.pid === undefined ? NaN : cpuSeconds(opts.pid);
   const run = spawnSync('wrk', args, { encoding: 'utf8' });
+  const cpu = opts.pid === undefined ? NaN : cpuSeconds(opts.pid) - cpu0;
   if (run.error) throw new Error('wrk is not installed: apt-get install -y wrk');
   const out = run.stdout;
   const rps = /Requests\/sec:\s+([\d.]+)/.exec(out);
@@ -34,11 +39,12 @@ export function wrk(url: string, opts: { seconds: number; connections: number; h
   const non2xx = /Non-2xx or 3xx responses:\s+(\d+)/.exec(out);
   const sock = /Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(out);
   const errors = Number(non2xx?.[1] ?? 0) + (sock ? sock.slice(1).reduce((s, x) => s + Number(x), 0) : 0);
-  return { rps: Number(rps[1]), p50ms: ms(p50[1]!), p99ms: ms(p99[1]!), errors };
+  const requests = Number(/(\d+) requests in/.exec(out)?.[1] ?? NaN);
+  return { rps: Number(rps[1]), p50ms: ms(p50[1]!), p99ms: ms(p99[1]!), errors, cpuUs: (cpu * 1e6) / requests };
 }
 
 /** The average of several runs of the same load. */
 export function meanLoad(runs: readonly LoadResult[]): LoadResult {
   const avg = (f: (r: LoadResult) => number) => runs.reduce((s, r) => s + f(r), 0) / runs.length;
-  return { rps: avg((r) => r.rps), p50ms: avg((r) => r.p50ms), p99ms: avg((r) => r.p99ms), errors: avg((r) => r.errors) };
+  return { rps: avg((r) => r.rps), p50ms: avg((r) => r.p50ms), p99ms: avg((r) => r.p99ms), errors: avg((r) => r.errors), cpuUs: avg((r) => r.cpuUs) };
 }

@@ -6,6 +6,8 @@ import { freePort, waitUntilServing } from '../../test/serve.js';
 
 export interface Nginx {
   url: string;
+  /** The master process (its workers are its children). */
+  pid: number;
   stop(): void;
 }
 
@@ -63,7 +65,7 @@ ${locations}
     child.kill();
     throw new Error(`nginx did not start (${(err as Error).message}):\n${readFileSync(join(dir, 'error.log'), 'utf8')}`);
   }
-  return { url, stop: () => void child.kill('SIGQUIT') };
+  return { url, pid: child.pid!, stop: () => void child.kill('SIGQUIT') };
 }
 
 /**
@@ -93,5 +95,5 @@ export async function startNginxInFront(upstream: string, probePath: string): Pr
     child.kill();
     throw new Error(`nginx did not start (${(err as Error).message}):\n${readFileSync(join(dir, 'error.log'), 'utf8')}`);
   }
-  return { url, stop: () => void child.kill('SIGQUIT') };
+  return { url, pid: child.pid!, stop: () => void child.kill('SIGQUIT') };
 }

@@ -20,11 +20,12 @@ function statusField(pid: number, field: string): number {
   return m ? Number(m[1]) / 1024 : NaN;
 }
 
-/** Starts the built server (`bin/reviewcast.js serve`) in its own process over a database. */
-export async function startService(databaseUrl: string, env: Record<string, string> = {}): Promise<Service> {
+/** Starts the built server (`bin/reviewcast.js serve`, this checkout's or `root`'s) in its own process over a database. */
+export async function startService(databaseUrl: string, env: Record<string, string> = {}, root?: string): Promise<Service> {
   const t0 = performance.now();
   const proc = await startServeProcess(databaseUrl, {
     built: true,
+    root,
     passOutput: true,
     readyPath: '/insights.json',
     timeoutMs: Infinity,

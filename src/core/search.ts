@@ -17,15 +17,21 @@ const FILTER_CACHE = 64;
  */
 export interface Filter {
   readonly positions: Int32Array;
+  /** 1 at each passing position: what a walk asks of the filters it does not drive. */
+  readonly mask: Uint8Array;
+  /** Names this filter object among the index's, for the memo of match counts. */
+  readonly id: number;
   has(i: number): boolean;
 }
+
+let filterIds = 0;
 
 function filterOf(mask: Uint8Array): Filter {
   let count = 0;
   for (const m of mask) count += m;
   const positions = new Int32Array(count);
   for (let i = 0, w = 0; i < mask.length; i++) if (mask[i] === 1) positions[w++] = i;
-  return { positions, has: (i) => mask[i] === 1 };
+  return { positions, mask, id: ++filterIds, has: (i) => mask[i] === 1 };
 }
 
 /** Bounded memo: the oldest entry goes when full. */
@@ -52,6 +58,8 @@ export class ReviewIndex {
   private wordIndex: WordIndex | null = null;
   private digest: string | null = null;
   private readonly filters = new Map<string, Filter>();
+  /** How many reviews pass a set of filters within a date range (by filter ids and range): the same for every page, limit and sort. */
+  private readonly counts = new Map<string, number>();
   /** Filters built ahead of any search (the roster's technicians and services): never evicted. */
   private readonly prepared = new Map<string, Filter>();
 
@@ -78,6 +86,11 @@ export class ReviewIndex {
   words(): WordIndex {
     this.wordIndex ??= new WordIndex(this.lowerText);
     return this.wordIndex;
+  }
+
+  /** The number of matches of a search, counted once per filters and date range (`key`). */
+  matchCount(key: string, compute: () => number): number {
+    return remember(this.counts, key, compute);
   }
 
   /** Reviews rated `min` stars or more (`exact`: exactly `min`). */
@@ -213,7 +226,7 @@ export function serviceTerms(business: Business, service: string): string[] {
   return svc ? [svc.label, ...svc.aliases] : [service.replace(/[_-]+/g, ' ')];
 }
 
-const NOTHING: Filter = { positions: new Int32Array(0), has: () => false };
+const NOTHING: Filter = { positions: new Int32Array(0), mask: new Uint8Array(0), id: 0, has: () => false };
 
 /** A cursor that cannot be used: garbled, from another search, or from data that has changed since. */
 export class InvalidCursor extends Error {}
@@ -241,10 +254,17 @@ function segmentOf(filters: Filter[], from: number, to: number): Segment {
   return { lo: driver!.lo, hi: driver!.hi, at: (k) => positions[k]!, bound: (p) => lowerBound(positions, p), others: others.map((o) => o.f) };
 }
 
+/** Positions of the segment passing every filter: a plain loop over the masks, as it may walk a large share of the reviews. */
 function count(seg: Segment): number {
   if (seg.others.length === 0) return seg.hi - seg.lo;
+  const masks = seg.others.map((o) => o.mask);
   let n = 0;
-  for (let k = seg.lo; k < seg.hi; k++) if (seg.others.every((o) => o.has(seg.at(k)))) n++;
+  for (let k = seg.lo; k < seg.hi; k++) {
+    const i = seg.at(k);
+    let all = 1;
+    for (let m = 0; m < masks.length && all === 1; m++) all = masks[m]![i] === 1 ? 1 : 0;
+    n += all;
+  }
   return n;
 }
 
@@ -375,7 +395,8 @@ export function searchReviews(index: ReviewIndex, q: SearchRequest, budget?: Pag
   if (page.length > limit) page.pop();
   const reviews = page.map((p) => index.reviews[p.position]!);
   return {
-    matched: segments.reduce((n, seg) => n + count(seg), 0),
+    // Sorting by stars splits the same matches by rating, so the count does not depend on the sort.
+    matched: index.matchCount(`${filters.map((f) => f.id).sort((a, b) => a - b)}|${from}|${to}`, () => count(segmentOf(filters, from, to))),
     returned: reviews.length,
     reviews,
     next_cursor: more ? encodeCursor(index, q, page.at(-1)!) : null,
