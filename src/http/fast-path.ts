@@ -1,6 +1,6 @@
 /** The fast path: answers GET for pre-built documents ahead of fastify. */
 import type { Logger } from 'pino';
-import { prepareResponse, type Served } from './conditional.js';
+import { endWithParts, prepareResponse, type Served } from './conditional.js';
 import { setAnswerCost, setRouteLabel, type AnswerNow } from './gate.js';
 import type { Operation, ServiceContext } from './operation.js';
 
@@ -30,9 +30,9 @@ export function buildFastPath(operations: readonly Operation[], ctx: ServiceCont
     if (p.status === 'encode') return false;
     setRouteLabel(req, req.url!);
     // Headers given to writeHead are not readable afterwards, so the gate is told the size here.
-    setAnswerCost(req, req.method === 'HEAD' || !p.body ? 0 : p.body.length);
+    setAnswerCost(req, req.method === 'HEAD' ? 0 : p.length);
     res.writeHead(p.status, p.headers);
-    res.end(req.method === 'HEAD' ? undefined : p.body);
+    endWithParts(res, req.method === 'HEAD' ? null : p.body);
     return true;
   };
 }

@@ -36,6 +36,9 @@ const ANALYSE_CHUNK = 200;
 /** What escaping a JSON document as a string adds to its size, at most for ordinary text (every quote gains a backslash). */
 const ESCAPED_GROWTH = 1.15;
 
+/** The end of every `since` answer, after its reviews. */
+const SINCE_TAIL = Buffer.from(']}');
+
 /** Lets the event loop run (requests, /healthz) between steps of preparing a snapshot. */
 const pause = (): Promise<void> => yieldToLoop();
 
@@ -187,17 +190,18 @@ export class Snapshot {
 
   /**
    * The answer of /api/reviews/since/{date}: `{ since, count, reviews }` cut from the reviews
-   * serialised once, so it costs a copy of its own bytes; its ETag hashes what the body is
+   * serialised once: a head, a view of those bytes and a tail, sent as they are without joining
+   * them, so an answer costs its head and tail (and the codings a client asks for); its ETag hashes what the body is
    * made of, so it stays the same while those reviews do.
    */
   since(date: string, baseUrl: string): Representation {
     return this.memoAnswer(`since:${date}:${baseUrl}`, () => {
       const bytes = this.publishedBytes(baseUrl);
       const count = reviewsSince(this.index, date).length;
-      const head = `{"since":${JSON.stringify(date)},"count":${count},"reviews":[`;
-      const body = Buffer.concat([Buffer.from(head), bytes.first(count), Buffer.from(']}')]);
+      const head = Buffer.from(`{"since":${JSON.stringify(date)},"count":${count},"reviews":[`);
+      const parts = [head, bytes.first(count), SINCE_TAIL];
       const etag = createHash('sha256').update(head).update(bytes.digestOfFirst(count)).digest('base64url').slice(0, 27);
-      return buildRepresentation(body, JSON_TYPE, this.lastModified, 'on-demand', etag);
+      return buildRepresentation({ parts, owned: head.length + SINCE_TAIL.length }, JSON_TYPE, this.lastModified, 'on-demand', etag);
     });
   }
 
