@@ -32,8 +32,8 @@ export interface ServeOptions {
   env?: Record<string, string>;
   /** The port to listen on (a restart at the same address); a free one otherwise. */
   port?: number;
-  /** Run the compiled bin/reviewcast.js (benchmarks) instead of the source through tsx (tests). */
-  built?: boolean;
+  /** Run the compiled bin/reviewcast.js (benchmarks) instead of the source through tsx (tests); a path runs that build (another tree's, as a baseline). */
+  built?: boolean | string;
   /** Passes the server's output through to this process's instead of keeping it for output(). */
   passOutput?: boolean;
   /** Ready once this path answers 2xx (default /healthz). */
@@ -57,7 +57,7 @@ export interface ServeProcess {
 export async function startServeProcess(database: string, opts: ServeOptions = {}): Promise<ServeProcess> {
   const port = opts.port ?? (await freePort());
   const url = `http://127.0.0.1:${port}`;
-  const args = opts.built ? [BUILT, 'serve'] : ['--import', 'tsx', SOURCE, 'serve'];
+  const args = opts.built ? [typeof opts.built === 'string' ? opts.built : BUILT, 'serve'] : ['--import', 'tsx', SOURCE, 'serve'];
   const child = spawn(process.execPath, args, {
     cwd: ROOT,
     env: { ...process.env, DATABASE_URL: database, PORT: String(port), HOST: '127.0.0.1', BASE_URL: url, LOG_LEVEL: 'info', ...opts.env },

@@ -9,6 +9,8 @@ export interface Service {
   pid: number;
   /** Spawn to the first 200 from /insights.json (every document built). */
   startupMs: number;
+  /** CPU time (user + system) the server process had used by then. */
+  startupCpuMs: number;
   /** Peak resident set so far (VmHWM), in MiB. */
   peakRssMiB(): number;
   rssMiB(): number;
@@ -20,11 +22,17 @@ function statusField(pid: number, field: string): number {
   return m ? Number(m[1]) / 1024 : NaN;
 }
 
-/** Starts the built server (`bin/reviewcast.js serve`) in its own process over a database. */
-export async function startService(databaseUrl: string, env: Record<string, string> = {}): Promise<Service> {
+/** CPU time (user + system) a process has used, from /proc (clock ticks of 10 ms). */
+export function cpuMs(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+/** Starts the built server (`bin/reviewcast.js serve`, or `bin`: another build's) in its own process over a database. */
+export async function startService(databaseUrl: string, env: Record<string, string> = {}, bin?: string): Promise<Service> {
   const t0 = performance.now();
   const proc = await startServeProcess(databaseUrl, {
-    built: true,
+    built: bin ?? true,
     passOutput: true,
     readyPath: '/insights.json',
     timeoutMs: Infinity,
@@ -37,6 +45,7 @@ export async function startService(databaseUrl: string, env: Record<string, stri
     },
   });
   const startupMs = performance.now() - t0;
+  const startupCpuMs = cpuMs(proc.child.pid!);
   let stopping = false;
   void proc.exited.then((how) => {
     if (!stopping) console.error(`server exited unexpectedly: ${how}`);
@@ -54,6 +63,7 @@ export async function startService(databaseUrl: string, env: Record<string, stri
     url,
     pid,
     startupMs,
+    startupCpuMs,
     peakRssMiB: () => statusField(pid, 'VmHWM'),
     rssMiB: () => statusField(pid, 'VmRSS'),
     async stop() {
