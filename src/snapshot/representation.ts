@@ -79,6 +79,7 @@ class BuiltRepresentation implements Representation {
     lastModified: Date,
     private readonly compression: Compression,
     etag: string | undefined,
+    made: Partial<Record<Coding, Buffer>>,
   ) {
     if (isParts(body)) {
       this.parts = body.parts;
@@ -97,6 +98,8 @@ class BuiltRepresentation implements Representation {
     // HTTP dates have whole seconds; truncating keeps If-Modified-Since comparisons exact.
     this.lastModified = new Date(Math.floor(lastModified.getTime() / 1000) * 1000);
     this.lastModifiedHttp = this.lastModified.toUTCString();
+    if (made.gzip) this.made.gzip = made.gzip;
+    if (made.br) this.made.br = made.br;
     if (this.size < MIN_COMPRESS_BYTES) this.made.gzip = this.made.br = null;
     else if (compression === 'now') {
       // A failure here would be an out-of-memory; the request that waits on encode() sees it.
@@ -137,6 +140,14 @@ class BuiltRepresentation implements Representation {
   }
 }
 
-export function buildRepresentation(body: string | Buffer | BodyParts, contentType: string, lastModified: Date, compression: Compression = 'now', etag?: string): Representation {
-  return new BuiltRepresentation(body, contentType, lastModified, compression, etag);
+/** `made`: codings already at hand (an insights document's kept gzip), used instead of compressing again. */
+export function buildRepresentation(
+  body: string | Buffer | BodyParts,
+  contentType: string,
+  lastModified: Date,
+  compression: Compression = 'now',
+  etag?: string,
+  made: Partial<Record<Coding, Buffer>> = {},
+): Representation {
+  return new BuiltRepresentation(body, contentType, lastModified, compression, etag, made);
 }

@@ -59,6 +59,8 @@ export class Snapshot {
   private readonly id = ++snapshotCount;
   /** The insights document's JSON (per_review read from it when asked), made or loaded once per revision. */
   private insightsKept: InsightsBytes | null = null;
+  /** The kept (gzipped) form of that document: its gzip coding as served. */
+  private insightsGzip: Buffer | undefined;
   /** The published reviews serialised once (for one public origin): /reviews.json and every date answer are made of them. */
   private reviewBytes: ReviewBytes | null = null;
   /** The reviews by id, made on first use: permalinks, MCP reads and subscriptions look reviews up by id. */
@@ -93,6 +95,7 @@ export class Snapshot {
     const kept = await store.loadInsights(this.revision.revision, INSIGHTS_ANALYSER);
     if (kept) {
       this.insightsKept = await InsightsBytes.read(await unpackInsights(kept), this.reviewIds(), pause);
+      this.insightsGzip = kept;
       return 'loaded';
     }
     const analyser = new ReviewAnalyser(this.business);
@@ -103,7 +106,8 @@ export class Snapshot {
       await pause();
     }
     const json = await insightsJson(buildInsights(this.business, reviews, this.revision.updated_at, this.analysisCache), pause);
-    await store.saveInsights(this.revision.revision, INSIGHTS_ANALYSER, await packInsights(json));
+    this.insightsGzip = await packInsights(json);
+    await store.saveInsights(this.revision.revision, INSIGHTS_ANALYSER, this.insightsGzip);
     this.insightsKept = await InsightsBytes.read(json, this.reviewIds(), pause);
     return 'analysed';
   }
@@ -187,7 +191,7 @@ export class Snapshot {
   /** /insights.json as served. */
   insightsDocument(): Representation {
     // The snapshot holds the bytes for its readers of per_review; the cache holds the same buffer and its compressed forms.
-    return this.memo('insights', () => buildRepresentation(this.keptInsights().json, JSON_TYPE, this.lastModified));
+    return this.memo('insights', () => buildRepresentation(this.keptInsights().json, JSON_TYPE, this.lastModified, 'now', undefined, this.insightsGzip ? { gzip: this.insightsGzip } : {}));
   }
 
   /**
