@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { connect } from 'node:net';
 import { after, before, describe, it } from 'node:test';
+import { pino } from 'pino';
+import { benchReviews } from '../bench/lib/dataset.js';
 import { BUSINESS, REVIEWS } from './fixtures/data.js';
 import { eventually, freshDatabase, openTestStore, startServeProcess, startTestService, type TestService } from './helpers.js';
 
@@ -214,5 +216,29 @@ describe('graceful shutdown', () => {
     const reopened = await openTestStore(database);
     assert.equal((await reopened.load()).reviews.length, REVIEWS.length);
     await reopened.close();
+  });
+});
+
+describe('a body larger than a whole cache', () => {
+  it('is logged once per cache, revision and kind of body, not on every request', async () => {
+    const lines: string[] = [];
+    const logger = pino({ level: 'warn' }, { write: (line: string) => void lines.push(line) });
+    const reviews = benchReviews(3000);
+    // Budgets far below the bodies: /reviews.json (about 2 MB) never fits the documents', a gzipped since answer never fits the answers'.
+    const svc = await startTestService({ business: BUSINESS, reviews, logger, cost: { documentCacheBytes: 64 * 1024, answerCacheBytes: 4 * 1024 } });
+    try {
+      const tooLarge = (cache: string, kind: string) => lines.filter((l) => l.includes(`"cache":"${cache}"`) && new RegExp(`"key":"\\d+:${kind}:`).test(l)).length;
+      for (let i = 0; i < 3; i++) assert.equal((await fetch(`${svc.url}/reviews.json`)).status, 200);
+      for (const day of ['01', '02', '03']) {
+        const res = await fetch(`${svc.url}/api/reviews/since/1900-01-${day}`, { headers: { 'accept-encoding': 'gzip' } });
+        assert.equal(res.status, 200);
+        assert.equal(res.headers.get('content-encoding'), 'gzip');
+        await res.arrayBuffer();
+      }
+      assert.equal(tooLarge('documents', 'topic'), 1, lines.join(''));
+      assert.equal(tooLarge('answers', 'since'), 1, lines.join(''));
+    } finally {
+      await svc.close();
+    }
   });
 });

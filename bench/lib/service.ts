@@ -1,6 +1,7 @@
 // The built server in its own process for a benchmark, with its startup time and memory.
 import { readFileSync } from 'node:fs';
 import { startServeProcess } from '../../test/serve.js';
+import { cpuSeconds } from './cpu.js';
 
 export { freePort, waitUntilServing } from '../../test/serve.js';
 
@@ -9,6 +10,8 @@ export interface Service {
   pid: number;
   /** Spawn to the first 200 from /insights.json (every document built). */
   startupMs: number;
+  /** CPU time (user + system) the server process had used by then. */
+  startupCpuMs: number;
   /** Peak resident set so far (VmHWM), in MiB. */
   peakRssMiB(): number;
   rssMiB(): number;
@@ -38,6 +41,7 @@ export async function startService(databaseUrl: string, env: Record<string, stri
     },
   });
   const startupMs = performance.now() - t0;
+  const startupCpuMs = cpuSeconds(proc.child.pid!) * 1000;
   let stopping = false;
   void proc.exited.then((how) => {
     if (!stopping) console.error(`server exited unexpectedly: ${how}`);
@@ -55,6 +59,7 @@ export async function startService(databaseUrl: string, env: Record<string, stri
     url,
     pid,
     startupMs,
+    startupCpuMs,
     peakRssMiB: () => statusField(pid, 'VmHWM'),
     rssMiB: () => statusField(pid, 'VmRSS'),
     async stop() {

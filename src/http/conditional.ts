@@ -1,6 +1,7 @@
 /** Conditional GET and content coding: ETag, Last-Modified, 304 and the pre-compressed bodies. */
 import Negotiator from 'negotiator';
-import type { IncomingHttpHeaders } from 'node:http';
+import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
+import { Readable } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Coding, Representation } from '../snapshot/representation.js';
 import { setAnswerCost, type LimitHeaders } from './gate.js';
@@ -58,8 +59,10 @@ function notModifiedSince(header: string, lastModified: Date): boolean {
 export interface PreparedResponse {
   status: 200 | 304;
   headers: Record<string, string | number>;
-  /** Null for 304. */
-  body: Buffer | null;
+  /** The body's buffers, sent in order (a slice of a shared document is one of them, not a copy); null for 304. */
+  body: readonly Buffer[] | null;
+  /** Bytes of the body: its Content-Length. */
+  length: number;
 }
 
 /** A 200 that waits for a compressed form of a large body (made off the event loop): encode it, then prepare again. */
@@ -99,13 +102,35 @@ export function prepareResponse(rep: Representation, opts: SendOptions, reqHeade
   const ims = reqHeaders['if-modified-since'];
   // Clients mostly send back the very tag they were given: an exact match skips the parse.
   const fresh = inm !== undefined ? inm === headers.etag || ifNoneMatchHits(inm, rep.etag) : ims !== undefined && notModifiedSince(ims, rep.lastModified);
-  if (fresh) return { status: 304, headers, body: null };
+  if (fresh) return { status: 304, headers, body: null, length: 0 };
   if (wanted && coded === undefined) return { status: 'encode', coding: wanted };
-  const body = coded ?? rep.identity;
+  const body = coded ? [coded] : rep.parts;
+  const length = coded ? coded.length : rep.size;
   if (suffix) headers['content-encoding'] = wanted!;
   headers['content-type'] = rep.contentType;
-  headers['content-length'] = body.length;
-  return { status: 200, headers, body };
+  headers['content-length'] = length;
+  return { status: 200, headers, body, length };
+}
+
+/**
+ * What a fastify reply sends for a body of several buffers: the one buffer itself, or a stream
+ * of them (each written as it is, without joining them into one copy). Content-Length is the
+ * caller's to set: fastify sets none for a stream.
+ */
+export function payloadOf(parts: readonly Buffer[]): Buffer | Readable {
+  return parts.length === 1 ? parts[0]! : Readable.from(parts, { objectMode: false });
+}
+
+/** Ends a raw response with a body of several buffers, corked so they leave in one writev. */
+export function endWithParts(res: ServerResponse, parts: readonly Buffer[] | null): void {
+  if (!parts || parts.length <= 1) {
+    res.end(parts?.[0]);
+    return;
+  }
+  res.cork();
+  for (const part of parts) res.write(part);
+  res.end();
+  res.uncork();
 }
 
 export async function sendRepresentation(req: FastifyRequest, reply: FastifyReply, rep: Representation, opts: SendOptions = {}): Promise<FastifyReply> {
@@ -114,7 +139,7 @@ export async function sendRepresentation(req: FastifyRequest, reply: FastifyRepl
     await rep.encode(p.coding);
     p = prepareResponse(rep, opts, req.headers) as PreparedResponse;
   }
-  if (opts.answer && p.status === 200) setAnswerCost(req.raw, rep.identity.length);
+  if (opts.answer && p.status === 200) setAnswerCost(req.raw, rep.size);
   reply.code(p.status).headers(p.headers);
-  return p.body ? reply.send(p.body) : reply.send();
+  return p.body ? reply.send(payloadOf(p.body)) : reply.send();
 }

@@ -1,16 +1,17 @@
 /** The fast path: answers GET for pre-built documents ahead of fastify. */
 import type { Logger } from 'pino';
 import type { ServerResponse } from 'node:http';
-import { prepareResponse, type Served } from './conditional.js';
+import { endWithParts, prepareResponse, type Served } from './conditional.js';
 import { setAnswerCost, setRouteLabel, type AnswerNow, type LimitHeaders } from './gate.js';
 import type { Operation, ServiceContext } from './operation.js';
 import type { Representation } from '../snapshot/representation.js';
 
-/** One answer as sent: status, headers as writeHead's flat list (without the RateLimit pair) and body (null for 304). */
+/** One answer as sent: status, headers as writeHead's flat list (without the RateLimit pair), body's buffers (null for 304) and their length. */
 interface Answer {
   status: number;
   headers: (string | number)[];
-  body: Buffer | null;
+  body: readonly Buffer[] | null;
+  length: number;
 }
 
 /**
@@ -29,14 +30,14 @@ type Answers = WeakMap<Representation, Map<string, Answer>>;
 function answerOf(served: Served, reqHeaders: Parameters<typeof prepareResponse>[2]): Answer | 'encode' {
   const p = prepareResponse(served.rep, served.opts ?? {}, reqHeaders);
   if (p.status === 'encode') return 'encode';
-  return { status: p.status, headers: Object.entries(p.headers).flat(), body: p.body };
+  return { status: p.status, headers: Object.entries(p.headers).flat(), body: p.body, length: p.length };
 }
 
 function send(res: ServerResponse, answer: Answer, limit: LimitHeaders, head: boolean): void {
   const headers = answer.headers.slice();
   headers.push('ratelimit-policy', limit['ratelimit-policy'], 'ratelimit', limit.ratelimit);
   res.writeHead(answer.status, headers);
-  res.end(head ? undefined : answer.body);
+  endWithParts(res, head ? null : answer.body);
 }
 
 /**
@@ -81,7 +82,7 @@ export function buildFastPath(operations: readonly Operation[], ctx: ServiceCont
     setRouteLabel(req, url);
     const head = req.method === 'HEAD';
     // Headers given to writeHead are not readable afterwards, so the gate is told the size here.
-    setAnswerCost(req, head || !answer.body ? 0 : answer.body.length);
+    setAnswerCost(req, head ? 0 : answer.length);
     send(res, answer, gateHeaders, head);
     return true;
   };

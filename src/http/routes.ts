@@ -17,7 +17,7 @@ import { topicLinkHeader } from '../websub/hub.js';
 import { ReviewsDatasetSchema } from '../core/schema/dataset.js';
 import { ErrorBodySchema } from '../core/schema/error.js';
 import { SearchQuerySchema, SearchResultSchema, SincePathSchema, SinceResultSchema } from '../core/schema/search.js';
-import { sendRepresentation, type Served } from './conditional.js';
+import { payloadOf, sendRepresentation, type Served } from './conditional.js';
 import { plainText, sendError } from './errors.js';
 import { buildOpenApi } from './openapi.js';
 import type { Handler, Operation, ServiceContext } from './operation.js';
@@ -68,7 +68,12 @@ function answerValid<S extends z.ZodObject>(
 function mcpHandler(handle: (req: McpRequest, ctx: McpEndpoint) => Promise<McpAnswer>): Handler {
   return async (req, reply, ctx) => {
     const answer = await handle({ headers: req.headers, body: typeof req.body === 'string' ? req.body : '' }, { live: ctx.live, baseUrl: ctx.baseUrl, ...ctx.mcp });
-    return reply.code(answer.status).headers(answer.headers).send(answer.stream ?? answer.body);
+    reply.code(answer.status).headers(answer.headers);
+    if (answer.stream) return reply.send(answer.stream);
+    if (!Array.isArray(answer.body)) return reply.send(answer.body);
+    // Several buffers go out as a stream, so fastify leaves Content-Length to us.
+    const parts = answer.body as readonly Buffer[];
+    return reply.header('content-length', parts.reduce((sum, part) => sum + part.length, 0)).send(payloadOf(parts));
   };
 }
 

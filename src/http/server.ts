@@ -46,9 +46,15 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   const feedTag = await opts.store.getOrCreateSetting('feed_tag_entity', () => taggingEntity(tagHost, new Date().toISOString().slice(0, 10)));
   const cost = opts.cost ?? loadCostConfig({});
   compressor.configure(cost.compressConcurrency);
-  const caches = new BodyCaches(cost, (cache, key, bytes) =>
-    opts.logger.warn({ cache, key, mb: Math.round(bytes / 1048576) }, `a body is larger than the whole ${cache} cache, so it is built again for every request; raise ${cache === 'documents' ? 'CACHE_DOCUMENT_MB' : 'CACHE_ANSWER_MB'}`),
-  );
+  // Told once per cache, snapshot and kind of body (keys are `snapshot:kind:...`), not once per request or per date.
+  const warned = new Set<string>();
+  const caches = new BodyCaches(cost, (cache, key, bytes) => {
+    const kind = `${cache}:${key.split(':', 2).join(':')}`;
+    if (warned.has(kind)) return;
+    if (warned.size >= 1024) warned.clear();
+    warned.add(kind);
+    opts.logger.warn({ cache, key, mb: Math.round(bytes / 1048576) }, `a body is larger than the whole ${cache} cache, so it is built again for every request; raise ${cache === 'documents' ? 'CACHE_DOCUMENT_MB' : 'CACHE_ANSWER_MB'}`);
+  });
   const live = await LiveData.open(opts.store, opts.logger, feedTag, caches);
   const metrics = new Metrics();
   metrics.watchInsights(() => live.analysedReviews);

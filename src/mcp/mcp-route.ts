@@ -22,7 +22,8 @@ export interface McpRequest {
 export interface McpAnswer {
   status: number;
   headers: Record<string, string>;
-  body?: string | Buffer;
+  /** The body; several buffers are sent in order, as they are (an MCP resource's escaped document is one of them). */
+  body?: string | Buffer | readonly Buffer[];
   /** An open-ended body (the GET event stream), in place of `body`. */
   stream?: Readable;
 }
@@ -161,18 +162,18 @@ export async function handleMcpPost(req: McpRequest, ctx: McpEndpoint): Promise<
     response.headers.forEach((value, key) => {
       headers[key] = value;
     });
-    let answer = splices.apply(Buffer.from(await response.arrayBuffer()));
+    const answer = splices.apply(Buffer.from(await response.arrayBuffer()));
+    const length = answer.reduce((sum, part) => sum + part.length, 0);
     // A session starts only when initialize succeeded: a failed one (an error answer) mints nothing.
     if (initializing && response.status === 200 && succeeded(answer)) headers['mcp-session-id'] = await ctx.sessions.mint();
     if (paramErrors.length > 0) {
-      const answered = answer.length ? (JSON.parse(answer.toString()) as unknown) : [];
-      answer = Buffer.from(JSON.stringify([...paramErrors, ...(Array.isArray(answered) ? answered : [answered])]));
+      const answered = length ? (JSON.parse(Buffer.concat(answer).toString()) as unknown) : [];
       headers['content-type'] = 'application/json';
       // The batch has answers now, even if what the SDK had was only notifications.
-      return { status: 200, headers, body: answer };
+      return { status: 200, headers, body: JSON.stringify([...paramErrors, ...(Array.isArray(answered) ? answered : [answered])]) };
     }
     // An empty answer (202 to a notification) goes out without a body, so without a Content-Type.
-    return { status: response.status, headers, ...(answer.length ? { body: answer } : {}) };
+    return { status: response.status, headers, ...(length ? { body: answer } : {}) };
   } finally {
     await transport.close();
     await server.close();
@@ -185,9 +186,9 @@ function isRequest(m: unknown): m is { id: string | number; method: string } {
 }
 
 /** Whether a JSON-RPC answer is a result (not an error). */
-function succeeded(answer: Buffer): boolean {
+function succeeded(answer: readonly Buffer[]): boolean {
   try {
-    const parsed = JSON.parse(answer.toString()) as unknown;
+    const parsed = JSON.parse(Buffer.concat(answer).toString()) as unknown;
     const first = Array.isArray(parsed) ? parsed[0] : parsed;
     return typeof first === 'object' && first !== null && 'result' in first;
   } catch {

@@ -187,7 +187,7 @@ export function buildMcpServer(snap: Snapshot, baseUrl: string, version: string,
     else {
       const id = reviewUri.exec(uri)?.[1];
       const review = id && snap.review(id);
-      if (review) text = JSON.stringify({ review: publishReview(review, baseUrl), analysis: snap.insights().per_review[review.id] });
+      if (review) text = JSON.stringify({ review: publishReview(review, baseUrl), analysis: snap.analysisOf(review.id) });
     }
     if (text === undefined) throw new McpError(ErrorCode.InvalidParams, `Unknown resource "${uri}". Resources: ${resources.map((r) => r.uri).join(', ')}, review://{id}`);
     return { contents: [{ uri, mimeType: 'application/json', text }] };

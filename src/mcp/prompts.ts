@@ -218,7 +218,7 @@ export function registerPrompts(server: McpServer, snap: Snapshot, baseUrl: stri
     ({ id, tone }) => {
       const review = byId(id);
       if (!review) throw new McpError(ErrorCode.InvalidParams, `No review has id "${id}"; complete the id argument, or take ids from search_reviews`);
-      const analysis = snap.insights().per_review[review.id];
+      const analysis = snap.analysisOf(review.id);
       const published = publishReview(review, baseUrl);
       return {
         description: `A reply from ${business} to ${review.author}'s ${review.rating}-star review`,

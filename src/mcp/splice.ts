@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto';
 /**
  * A resource of megabytes (/reviews.json) would be escaped and copied several times over by the
  * SDK on every read. Instead the handler answers with a placeholder, and the serialised answer
- * gets the bytes escaped once per revision in its place: one copy, in proportion to the answer.
+ * gets the bytes escaped once per revision in its place, sent as they are kept: no copy per read.
  * Placeholders carry 128 random bits per request, so no content can forge one.
  */
 export class Splices {
@@ -17,9 +17,13 @@ export class Splices {
     return `rc-splice:${this.nonce}:${this.bodies.length - 1}`;
   }
 
-  /** The serialised answer with each placeholder (a JSON string of plain characters) replaced by its bytes. */
-  apply(answer: Buffer): Buffer {
-    if (this.bodies.length === 0) return answer;
+  /**
+   * The serialised answer with each placeholder (a JSON string of plain characters) replaced by
+   * its bytes, as the buffers to send in order: the escaped documents go out as they are kept,
+   * not copied into one answer per read.
+   */
+  apply(answer: Buffer): Buffer[] {
+    if (this.bodies.length === 0) return [answer];
     const parts: Buffer[] = [];
     let from = 0;
     this.bodies.forEach((body, i) => {
@@ -31,6 +35,6 @@ export class Splices {
       from = at + Buffer.byteLength(literal);
     });
     parts.push(answer.subarray(from));
-    return Buffer.concat(parts);
+    return parts;
   }
 }

@@ -128,7 +128,7 @@ export const TOOLS: ToolDef[] = [
     run: ({ id }, snap, baseUrl) => {
       const review = snap.review(id.trim().toUpperCase());
       if (!review) return new ToolFailure(`No review has id "${id}". Ids come from search_reviews or get_reviews_since.`);
-      return { review: publishReview(review, baseUrl), analysis: snap.insights().per_review[review.id]!, evidence: evidenceOf(new ReviewAnalyser(snap.business), review) };
+      return { review: publishReview(review, baseUrl), analysis: snap.analysisOf(review.id)!, evidence: evidenceOf(new ReviewAnalyser(snap.business), review) };
     },
   }),
   tool({

@@ -50,6 +50,19 @@ interface Ctx {
   examples: Record<string, { curl: string; body: unknown }>;
 }
 
+/**
+ * /insights.json as exampleText shows it, per_review in its place with only the analyses shown
+ * (per_review is looked up a review at a time, never parsed whole).
+ */
+function insightsExample(snap: Snapshot): unknown {
+  const { faq, summary, pull_quote, ...head } = snap.insights();
+  const ids = snap.index.reviews.map((r) => r.id);
+  const shown = ids.length > 20 ? ids.slice(0, 2) : ids;
+  const perReview: Record<string, unknown> = Object.fromEntries(shown.map((id) => [id, snap.analysisOf(id)]));
+  if (shown.length < ids.length) perReview['…'] = `${ids.length - 2} more`;
+  return { ...head, per_review: perReview, faq, summary, pull_quote };
+}
+
 /** The curl line and the answer this service gives to it now, for the GET endpoints: real data, not placeholders. */
 export function liveExamples(snap: Snapshot, baseUrl: string): Record<string, { curl: string; body: unknown }> {
   const json = (b: Buffer) => JSON.parse(b.toString('utf8')) as unknown;
@@ -60,7 +73,7 @@ export function liveExamples(snap: Snapshot, baseUrl: string): Record<string, { 
   const firstEntry = atom.indexOf('</entry>');
   return {
     getReviewsDataset: { curl: `curl -s ${baseUrl}/reviews.json`, body: json(snap.topic('/reviews.json', baseUrl).identity) },
-    getInsights: { curl: `curl -s ${baseUrl}/insights.json`, body: snap.insights() },
+    getInsights: { curl: `curl -s ${baseUrl}/insights.json`, body: insightsExample(snap) },
     searchReviews: {
       curl: `curl -s '${baseUrl}/api/reviews/search?${new URLSearchParams(search).toString().replace(/\+/g, '%20')}'`,
       body: publishHits(searchReviews(snap.index, SearchQuerySchema.parse(fromQueryString(SearchQuerySchema, search))), baseUrl),

@@ -20,7 +20,7 @@ function mentions(snap: Snapshot, reviews: readonly { id: string }[]): WidgetDat
   const ins = snap.insights();
   const counts = new Map<string, { all: number; positive: number }>();
   for (const r of reviews) {
-    for (const hit of ins.per_review[r.id]?.aspects ?? []) {
+    for (const hit of snap.analysisOf(r.id)?.aspects ?? []) {
       const c = counts.get(hit.aspect) ?? { all: 0, positive: 0 };
       c.all += 1;
       if (hit.polarity === 'positive') c.positive += 1;

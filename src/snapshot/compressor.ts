@@ -1,18 +1,21 @@
 /** Compression of response bodies: small ones at once, large ones on the thread pool, a few at a time. */
-import { brotliCompress, brotliCompressSync, constants, gzip, gzipSync, type BrotliOptions, type ZlibOptions } from 'node:zlib';
-import { promisify } from 'node:util';
+import { brotliCompressSync, constants, createBrotliCompress, createGzip, gzipSync, type BrotliOptions, type ZlibOptions } from 'node:zlib';
+import { Readable } from 'node:stream';
+import { buffer } from 'node:stream/consumers';
+import { pipeline } from 'node:stream/promises';
 
 export type Coding = 'gzip' | 'br';
 
 /** Below this, compressing on the event loop costs less than handing the work to a thread (well under a millisecond). */
 export const SYNC_COMPRESS_BYTES = 64 * 1024;
 
-const gzipAsync = promisify<Buffer, ZlibOptions, Buffer>(gzip);
-const brotliAsync = promisify<Buffer, BrotliOptions, Buffer>(brotliCompress);
+/** Output chunk of a compression stream: a few hundred of them for the largest documents. */
+const CHUNK_BYTES = 256 * 1024;
 
 function options(coding: Coding, bytes: number, brotliQuality: number): ZlibOptions | BrotliOptions {
-  if (coding === 'gzip') return { level: 6 };
+  if (coding === 'gzip') return { level: 6, chunkSize: CHUNK_BYTES };
   return {
+    chunkSize: CHUNK_BYTES,
     params: {
       [constants.BROTLI_PARAM_QUALITY]: brotliQuality,
       [constants.BROTLI_PARAM_SIZE_HINT]: bytes,
@@ -43,15 +46,21 @@ class Compressor {
     return coding === 'gzip' ? gzipSync(body, options(coding, body.length, brotliQuality)) : brotliCompressSync(body, options(coding, body.length, brotliQuality));
   }
 
-  /** Off the event loop, after the compressions already queued. */
-  async compress(coding: Coding, body: Buffer, brotliQuality: number): Promise<Buffer> {
+  /**
+   * Off the event loop, after the compressions already queued. The body's parts (`size` bytes
+   * in all) are streamed through zlib in order, so a body cut from a shared document is never
+   * copied whole first.
+   */
+  async compress(coding: Coding, parts: readonly Buffer[], size: number, brotliQuality: number): Promise<Buffer> {
     this.pending++;
     try {
       if (this.running >= this.concurrency) await new Promise<void>((r) => this.waiting.push(r));
       this.running++;
       try {
-        const opts = options(coding, body.length, brotliQuality);
-        return coding === 'gzip' ? await gzipAsync(body, opts) : await brotliAsync(body, opts);
+        const opts = options(coding, size, brotliQuality);
+        const engine = coding === 'gzip' ? createGzip(opts) : createBrotliCompress(opts);
+        const [, compressed] = await Promise.all([pipeline(Readable.from(parts, { objectMode: false }), engine), buffer(engine)]);
+        return compressed;
       } finally {
         this.running--;
         this.waiting.shift()?.();

@@ -22,6 +22,11 @@ export type Compression = 'now' | 'on-demand';
  */
 export interface Representation {
   readonly contentType: string;
+  /** The identity body as the buffers it is sent as, in order (a slice of a shared document is one of them, not a copy). */
+  readonly parts: readonly Buffer[];
+  /** Length of the identity body. */
+  readonly size: number;
+  /** The identity body as one buffer: a copy when it has several parts, so for deliveries and examples, not for serving. */
   readonly identity: Buffer;
   /** Opaque tag without quotes or coding suffix. */
   readonly etag: string;
@@ -32,7 +37,7 @@ export interface Representation {
   coded(coding: Coding): Buffer | null | undefined;
   /** Makes the coding (large bodies off the event loop); coded() has it once this resolves. */
   encode(coding: Coding): Promise<void>;
-  /** Bytes held: the identity and the codings made so far (what a cache charges for it). */
+  /** Bytes held by this body alone: its own parts and the codings made so far (what a cache charges for it; a shared document's view is charged to that document). */
   readonly bytes: number;
   /** Calls `listener` whenever a coding is added (the cache holding it counts it again). */
   onGrow(listener: () => void): void;
@@ -44,8 +49,23 @@ function brotliQuality(bytes: number, compression: Compression): number {
   return bytes <= 1_000_000 ? 11 : 5;
 }
 
+/**
+ * A body made of several buffers sent one after another: `owned` of its bytes belong to it alone,
+ * the rest are views of a buffer shared per revision (the published reviews' bytes).
+ */
+export interface BodyParts {
+  readonly parts: readonly Buffer[];
+  readonly owned: number;
+}
+
+function isParts(body: string | Buffer | BodyParts): body is BodyParts {
+  return typeof body === 'object' && !Buffer.isBuffer(body);
+}
+
 class BuiltRepresentation implements Representation {
-  readonly identity: Buffer;
+  readonly parts: readonly Buffer[];
+  readonly size: number;
+  private readonly owned: number;
   readonly etag: string;
   readonly lastModified: Date;
   readonly lastModifiedHttp: string;
@@ -54,18 +74,33 @@ class BuiltRepresentation implements Representation {
   private grew: () => void = () => undefined;
 
   constructor(
-    body: string | Buffer,
+    body: string | Buffer | BodyParts,
     readonly contentType: string,
     lastModified: Date,
     private readonly compression: Compression,
     etag: string | undefined,
+    made: Partial<Record<Coding, Buffer>>,
   ) {
-    this.identity = typeof body === 'string' ? Buffer.from(body) : body;
-    this.etag = etag ?? createHash('sha256').update(this.identity).digest('base64url').slice(0, 27);
+    if (isParts(body)) {
+      this.parts = body.parts;
+      this.owned = body.owned;
+    } else {
+      this.parts = [typeof body === 'string' ? Buffer.from(body) : body];
+      this.owned = this.parts[0]!.length;
+    }
+    this.size = this.parts.reduce((sum, part) => sum + part.length, 0);
+    if (etag === undefined) {
+      const hash = createHash('sha256');
+      for (const part of this.parts) hash.update(part);
+      etag = hash.digest('base64url').slice(0, 27);
+    }
+    this.etag = etag;
     // HTTP dates have whole seconds; truncating keeps If-Modified-Since comparisons exact.
     this.lastModified = new Date(Math.floor(lastModified.getTime() / 1000) * 1000);
     this.lastModifiedHttp = this.lastModified.toUTCString();
-    if (this.identity.length < MIN_COMPRESS_BYTES) this.made.gzip = this.made.br = null;
+    if (made.gzip) this.made.gzip = made.gzip;
+    if (made.br) this.made.br = made.br;
+    if (this.size < MIN_COMPRESS_BYTES) this.made.gzip = this.made.br = null;
     else if (compression === 'now') {
       // A failure here would be an out-of-memory; the request that waits on encode() sees it.
       this.encode('gzip').catch(() => undefined);
@@ -73,8 +108,12 @@ class BuiltRepresentation implements Representation {
     }
   }
 
+  get identity(): Buffer {
+    return this.parts.length === 1 ? this.parts[0]! : Buffer.concat(this.parts, this.size);
+  }
+
   get bytes(): number {
-    return this.identity.length + (this.made.gzip?.length ?? 0) + (this.made.br?.length ?? 0);
+    return this.owned + (this.made.gzip?.length ?? 0) + (this.made.br?.length ?? 0);
   }
 
   onGrow(listener: () => void): void {
@@ -87,13 +126,13 @@ class BuiltRepresentation implements Representation {
 
   encode(coding: Coding): Promise<void> {
     if (this.made[coding] !== undefined) return Promise.resolve();
-    const quality = brotliQuality(this.identity.length, this.compression);
-    if (this.identity.length < SYNC_COMPRESS_BYTES) {
+    const quality = brotliQuality(this.size, this.compression);
+    if (this.size < SYNC_COMPRESS_BYTES) {
       this.made[coding] = compressor.compressSync(coding, this.identity, quality);
       this.grew();
       return Promise.resolve();
     }
-    this.making[coding] ??= compressor.compress(coding, this.identity, quality).then((bytes) => {
+    this.making[coding] ??= compressor.compress(coding, this.parts, this.size, quality).then((bytes) => {
       this.made[coding] = bytes;
       this.grew();
     });
@@ -101,6 +140,14 @@ class BuiltRepresentation implements Representation {
   }
 }
 
-export function buildRepresentation(body: string | Buffer, contentType: string, lastModified: Date, compression: Compression = 'now', etag?: string): Representation {
-  return new BuiltRepresentation(body, contentType, lastModified, compression, etag);
+/** `made`: codings already at hand (an insights document's kept gzip), used instead of compressing again. */
+export function buildRepresentation(
+  body: string | Buffer | BodyParts,
+  contentType: string,
+  lastModified: Date,
+  compression: Compression = 'now',
+  etag?: string,
+  made: Partial<Record<Coding, Buffer>> = {},
+): Representation {
+  return new BuiltRepresentation(body, contentType, lastModified, compression, etag, made);
 }

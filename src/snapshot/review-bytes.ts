@@ -1,5 +1,6 @@
 /** Every published review's JSON, serialised once per revision: the /reviews.json body and the slices date answers are cut from. */
 import { createHash } from 'node:crypto';
+import { StringDecoder } from 'node:string_decoder';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import { publishReview } from '../core/reviews.js';
 import type { AggregateRating } from '../core/schema/dataset.js';
@@ -84,25 +85,23 @@ export class ReviewBytes {
   }
 }
 
-/** Characters escaped per turn of the event loop: about 10 ms of work. */
+/** Bytes escaped per turn of the event loop: about 10 ms of work. */
 const ESCAPE_CHUNK = 1 << 20;
 
 /**
  * A JSON text as a JSON string literal (what an MCP resource's `text` holds), made a megabyte at
  * a time with the event loop free in between: escaping is per character, so the escaped chunks
- * joined are the escaped whole. A chunk never ends between the two halves of a surrogate pair.
+ * joined are the escaped whole. The bytes are decoded a chunk at a time (a character split
+ * between two chunks is held back to the next), never as one string of the whole document.
  */
 export async function escapeAsJsonString(json: Buffer): Promise<Buffer> {
-  const text = json.toString('utf8');
+  const decoder = new StringDecoder('utf8');
   const parts: Buffer[] = [Buffer.from('"')];
-  for (let at = 0; at < text.length; ) {
-    let end = Math.min(text.length, at + ESCAPE_CHUNK);
-    const last = text.charCodeAt(end - 1);
-    if (end < text.length && last >= 0xd800 && last <= 0xdbff) end--;
-    parts.push(Buffer.from(JSON.stringify(text.slice(at, end)).slice(1, -1)));
-    at = end;
-    if (at < text.length) await yieldToLoop();
+  for (let at = 0; at < json.length; at += ESCAPE_CHUNK) {
+    const text = decoder.write(json.subarray(at, at + ESCAPE_CHUNK));
+    parts.push(Buffer.from(JSON.stringify(text).slice(1, -1)));
+    if (at + ESCAPE_CHUNK < json.length) await yieldToLoop();
   }
-  parts.push(Buffer.from('"'));
+  parts.push(Buffer.from(`${JSON.stringify(decoder.end()).slice(1, -1)}"`));
   return Buffer.concat(parts);
 }

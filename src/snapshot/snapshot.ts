@@ -11,13 +11,13 @@ import { escapeAsJsonString, ReviewBytes } from './review-bytes.js';
 import { createHash } from 'node:crypto';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import { VERSION } from '../version.js';
-import { insightsJson, packInsights, unpackInsights } from './insights-bytes.js';
+import { InsightsBytes, insightsJson, packInsights, unpackInsights } from './insights-bytes.js';
 
 import { ATOM_CONTENT_TYPE, renderAtom } from '../core/feeds/atom.js';
 import { renderJsonFeed } from '../core/feeds/jsonfeed.js';
 import { buildInsights } from '../core/insights/build.js';
 import { AnalysisCache, MODEL_NAME, ReviewAnalyser } from '../core/insights/per-review.js';
-import type { Insights } from '../core/schema/insights.js';
+import type { InsightsOverview, PerReview } from '../core/schema/insights.js';
 import type { Review } from '../core/schema/review.js';
 import type { TopicPath } from '../core/feeds/websub-topics.js';
 
@@ -33,8 +33,8 @@ export const INSIGHTS_ANALYSER = createHash('sha256').update(`${VERSION}\n${MODE
 /** Reviews analysed per turn of the event loop while a snapshot is prepared: about 10 ms of work. */
 const ANALYSE_CHUNK = 200;
 
-/** What escaping a JSON document as a string adds to its size, at most for ordinary text (every quote gains a backslash). */
-const ESCAPED_GROWTH = 1.15;
+/** The end of every `since` answer, after its reviews. */
+const SINCE_TAIL = Buffer.from(']}');
 
 /** Lets the event loop run (requests, /healthz) between steps of preparing a snapshot. */
 const pause = (): Promise<void> => yieldToLoop();
@@ -57,9 +57,10 @@ export class Snapshot {
   readonly aggregate: AggregateRating;
   readonly lastModified: Date;
   private readonly id = ++snapshotCount;
-  private insightsDoc: Insights | null = null;
-  /** The insights document's JSON when prepare made or loaded it, until the document cache takes it. */
-  private insightsBytes: Buffer | null = null;
+  /** The insights document's JSON (per_review read from it when asked), made or loaded once per revision. */
+  private insightsKept: InsightsBytes | null = null;
+  /** The kept (gzipped) form of that document: its gzip coding as served. */
+  private insightsGzip: Buffer | undefined;
   /** The published reviews serialised once (for one public origin): /reviews.json and every date answer are made of them. */
   private reviewBytes: ReviewBytes | null = null;
   /** The reviews by id, made on first use: permalinks, MCP reads and subscriptions look reviews up by id. */
@@ -93,9 +94,8 @@ export class Snapshot {
   async prepareInsights(store: InsightsStore): Promise<'loaded' | 'analysed'> {
     const kept = await store.loadInsights(this.revision.revision, INSIGHTS_ANALYSER);
     if (kept) {
-      const json = await unpackInsights(kept);
-      this.insightsDoc = JSON.parse(json.toString('utf8')) as Insights;
-      this.insightsBytes = json;
+      this.insightsKept = await InsightsBytes.read(await unpackInsights(kept), this.reviewIds(), pause);
+      this.insightsGzip = kept;
       return 'loaded';
     }
     const analyser = new ReviewAnalyser(this.business);
@@ -105,16 +105,18 @@ export class Snapshot {
       for (let i = from; i < to; i++) this.analysisCache.get(analyser, reviews[i]!);
       await pause();
     }
-    this.insightsBytes = await insightsJson(this.insights(), pause);
-    await store.saveInsights(this.revision.revision, INSIGHTS_ANALYSER, await packInsights(this.insightsBytes));
+    const json = await insightsJson(buildInsights(this.business, reviews, this.revision.updated_at, this.analysisCache), pause);
+    this.insightsGzip = await packInsights(json);
+    await store.saveInsights(this.revision.revision, INSIGHTS_ANALYSER, this.insightsGzip);
+    this.insightsKept = await InsightsBytes.read(json, this.reviewIds(), pause);
     return 'analysed';
   }
 
   /**
    * Builds before the snapshot is served what its readers would otherwise build on first use,
    * a step at a time with the event loop free in between: the search filters of the roster, the
-   * published reviews' bytes (/reviews.json and every `since` answer), the feeds, the insights
-   * document and the MCP resources.
+   * published reviews' bytes (/reviews.json and every `since` answer), the feeds and the
+   * insights document.
    */
   async prepareDocuments(baseUrl: string): Promise<void> {
     await this.index.prepare(pause);
@@ -123,14 +125,9 @@ export class Snapshot {
       this.topic(path, baseUrl);
       await pause();
     }
-    const insights = this.insightsDocument();
-    await pause();
-    // The MCP resources are copies of the two largest documents: made ahead only while the
-    // documents' budget has room for them, so they never push out the documents themselves.
-    const documents = this.caches.documents;
-    for (const [path, size] of [['/reviews.json', this.reviewBytes.dataset.length], ['/insights.json', insights.identity.length]] as const) {
-      if (documents.bytes + size * ESCAPED_GROWTH <= documents.maxBytes) await this.escapedDocument(path, baseUrl);
-    }
+    // The MCP resources (escaped copies of the two largest documents) are made on their first
+    // read, a megabyte at a time: made ahead they doubled what a start costs and holds.
+    this.insightsDocument();
   }
 
   /** The review with this id, if this revision has it. */
@@ -139,10 +136,26 @@ export class Snapshot {
     return this.byId.get(id);
   }
 
-  /** The insights document, built on first use (unless prepareInsights made it) and kept for this revision. */
-  insights(): Insights {
-    this.insightsDoc ??= buildInsights(this.business, this.index.reviews, this.revision.updated_at, this.analysisCache);
-    return this.insightsDoc;
+  /** The insights document but per_review (see analysisOf), made on first use unless prepareInsights made it. */
+  insights(): InsightsOverview {
+    return this.keptInsights().overview;
+  }
+
+  /** The insights document's analysis of one review. */
+  analysisOf(id: string): PerReview | undefined {
+    return this.keptInsights().analysis(id);
+  }
+
+  private keptInsights(): InsightsBytes {
+    this.insightsKept ??= InsightsBytes.readNow(
+      Buffer.from(JSON.stringify(buildInsights(this.business, this.index.reviews, this.revision.updated_at, this.analysisCache))),
+      this.reviewIds(),
+    );
+    return this.insightsKept;
+  }
+
+  private reviewIds(): string[] {
+    return this.index.reviews.map((r) => r.id);
   }
 
   /** A document served many times per revision, compressed up front. */
@@ -177,27 +190,24 @@ export class Snapshot {
 
   /** /insights.json as served. */
   insightsDocument(): Representation {
-    return this.memo('insights', () => {
-      const prepared = this.insightsBytes;
-      // From here the document cache holds the bytes (and bounds them); rebuilt if it lets them go.
-      this.insightsBytes = null;
-      return prepared ? buildRepresentation(prepared, JSON_TYPE, this.lastModified) : this.json(this.insights());
-    });
+    // The snapshot holds the bytes for its readers of per_review; the cache holds the same buffer and its compressed forms.
+    return this.memo('insights', () => buildRepresentation(this.keptInsights().json, JSON_TYPE, this.lastModified, 'now', undefined, this.insightsGzip ? { gzip: this.insightsGzip } : {}));
   }
 
   /**
    * The answer of /api/reviews/since/{date}: `{ since, count, reviews }` cut from the reviews
-   * serialised once, so it costs a copy of its own bytes; its ETag hashes what the body is
+   * serialised once: a head, a view of those bytes and a tail, sent as they are without joining
+   * them, so an answer costs its head and tail (and the codings a client asks for); its ETag hashes what the body is
    * made of, so it stays the same while those reviews do.
    */
   since(date: string, baseUrl: string): Representation {
     return this.memoAnswer(`since:${date}:${baseUrl}`, () => {
       const bytes = this.publishedBytes(baseUrl);
       const count = reviewsSince(this.index, date).length;
-      const head = `{"since":${JSON.stringify(date)},"count":${count},"reviews":[`;
-      const body = Buffer.concat([Buffer.from(head), bytes.first(count), Buffer.from(']}')]);
+      const head = Buffer.from(`{"since":${JSON.stringify(date)},"count":${count},"reviews":[`);
+      const parts = [head, bytes.first(count), SINCE_TAIL];
       const etag = createHash('sha256').update(head).update(bytes.digestOfFirst(count)).digest('base64url').slice(0, 27);
-      return buildRepresentation(body, JSON_TYPE, this.lastModified, 'on-demand', etag);
+      return buildRepresentation({ parts, owned: head.length + SINCE_TAIL.length }, JSON_TYPE, this.lastModified, 'on-demand', etag);
     });
   }
 

@@ -156,3 +156,5 @@ export const InsightsSchema = z
   })
   .meta({ id: 'Insights', description: 'Aspect-based sentiment insights over all reviews, as served at /insights.json' });
 export type Insights = z.infer<typeof InsightsSchema>;
+/** The insights document without per_review: what readers use whole (each review's analysis is looked up alone). */
+export type InsightsOverview = Omit<Insights, 'per_review'>;
