@@ -63,14 +63,19 @@ export interface ModelHit {
 
 export const POLARITIES: readonly ModelPolarity[] = ['positive', 'negative', 'neutral'];
 
-/** The most likely polarity of three logits (positive, negative, neutral), and P(positive) - P(negative). */
-function verdict3(pos: number, neg: number, neu: number): { polarity: ModelPolarity; score: number } {
+/**
+ * The most likely polarity of three logits (positive, negative, neutral), and P(positive) -
+ * P(negative) to `places` decimals: an aspect's strength keeps six, as a confident model puts
+ * "very reasonable" and "reasonable" both above 0.9999 and intensity is in the rest.
+ */
+function verdict3(pos: number, neg: number, neu: number, places = 3): { polarity: ModelPolarity; score: number } {
   const m = Math.max(pos, neg, neu);
   const ep = Math.exp(pos - m);
   const en = Math.exp(neg - m);
   const sum = ep + en + Math.exp(neu - m);
   const polarity = pos >= neg && pos >= neu ? 'positive' : neg >= neu ? 'negative' : 'neutral';
-  return { polarity, score: Math.round(((ep - en) / sum) * 1000) / 1000 };
+  const unit = 10 ** places;
+  return { polarity, score: Math.round(((ep - en) / sum) * unit) / unit };
 }
 
 /** The rating as a feature ("stars:4"), made once. */
@@ -197,7 +202,7 @@ export class AspectModel {
       neg += W[at + this.P + 1]! + W[at + own + 1]!;
       neu += W[at + this.P + 2]! + W[at + own + 2]!;
     }
-    return verdict3(pos, neg, neu);
+    return verdict3(pos, neg, neu, 6);
   }
 
   private lexiconJudges(features: readonly string[], k: number): boolean {
