@@ -2,24 +2,31 @@
  * Leave-one-writer-out cross-validation of the aspect model: for each training file, a model
  * trained on the others is scored on it; and one trained on all of them is scored on
  * eval/absa-test-b.tsv. How training choices are made (the dev set is never looked at here).
- * Usage: npm run cv:insights [-- epochs=30 l2=0.002 perAspect=1]
+ * Usage: npm run cv:insights [-- epochs=30 l2=0.002 perAspect=1 add=e,f drop=a backed=1,0.8]
+ * (`add`: more writers' files as folds, by letter; `drop`: leave some out; `backed`, which only
+ * acts at inference, scores the same models at each value given.)
  */
 import { CORPUS_ASPECTS, readCorpus, type Row } from './lib/absa-corpus.js';
-import { TRAINING_FILES } from './lib/absa-files.js';
+import { TRAINING_FILES, writerFile } from './lib/absa-files.js';
 import { chooseThresholds, trainModel, SETTINGS, type Settings } from './lib/absa-model.js';
 import { score, scorer, type Figures } from './lib/absa-score.js';
 
 const path = (p: string) => new URL(`../${p}`, import.meta.url).pathname;
-const sets = TRAINING_FILES.map((f) => ({ name: f, rows: readCorpus(path(f)) }));
-const testB = readCorpus(path('eval/absa-test-b.tsv'));
-
 const settings: Settings = { ...SETTINGS };
 let perAspect = false;
+let files = [...TRAINING_FILES];
+let backed = [settings.backed];
 for (const arg of process.argv.slice(2)) {
   const [k, v] = arg.split('=');
   if (k === 'perAspect') perAspect = v === '1';
+  else if (k === 'add' && v) files.push(...v.split(',').map(writerFile));
+  else if (k === 'backed' && v) backed = v.split(',').map(Number);
+  else if (k === 'drop' && v) files = files.filter((f) => !v.split(',').map(writerFile).includes(f));
   else if (k && v && k in settings) (settings as unknown as Record<string, number>)[k] = Number(v);
+  else throw new Error(`unknown argument ${arg}`);
 }
+const sets = files.map((f) => ({ name: f, rows: readCorpus(path(f)) }));
+const testB = readCorpus(path('eval/absa-test-b.tsv'));
 
 const folds: { name: string; train: Row[][]; test: Row[] }[] = sets.map((held) => ({
   name: `held out ${held.name}`,
@@ -28,7 +35,7 @@ const folds: { name: string; train: Row[][]; test: Row[] }[] = sets.map((held) =
 }));
 folds.push({ name: 'all -> eval/absa-test-b.tsv', train: sets.map((s) => s.rows), test: testB });
 
-const results: Record<string, Figures> = {};
+const results = new Map(backed.map((b) => [b, {} as Record<string, Figures>]));
 for (const f of folds) {
   let model = trainModel(f.train.flat(), settings).model;
   // Per-aspect thresholds chosen inside the fold, across its own writers only (needs two or more).
@@ -37,10 +44,12 @@ for (const f of folds) {
     console.log(`${f.name}: thresholds ${CORPUS_ASPECTS.map((a, k) => `${a} ${thresholds[k]}`).join(', ')}`);
     model = model.withThresholds(thresholds);
   }
-  results[f.name] = score(scorer(model), f.test, true).figures;
+  for (const [b, r] of results) r[f.name] = score(scorer(model.withThresholds(model.thresholds, b)), f.test, true).figures;
 }
 const keys = ['aspect_f1', 'polarity_accuracy', 'review_polarity'] as const;
-console.log(JSON.stringify({ ...settings, perAspect }));
-console.table(results);
-const mean = Object.fromEntries(keys.map((k) => [k, Math.round((Object.values(results).reduce((s, r) => s + (r[k] ?? 0), 0) / folds.length) * 1000) / 1000]));
-console.log(`mean over folds: ${JSON.stringify(mean)}`);
+for (const [b, r] of results) {
+  console.log(JSON.stringify({ ...settings, backed: b, perAspect, files }));
+  console.table(r);
+  const mean = Object.fromEntries(keys.map((k) => [k, Math.round((Object.values(r).reduce((s, x) => s + (x[k] ?? 0), 0) / folds.length) * 1000) / 1000]));
+  console.log(`mean over folds: ${JSON.stringify(mean)}`);
+}

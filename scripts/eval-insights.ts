@@ -15,7 +15,8 @@ import { score, scorer, TO_CORPUS, type Figures } from './lib/absa-score.js';
 
 const root = new URL('../', import.meta.url);
 const path = (p: string) => new URL(p, root).pathname;
-const DEV = path('../shared/eval/absa-dev.tsv');
+/** The dev set beside the repo; ABSA_DEV names it elsewhere (a git worktree's ../shared is not the main checkout's). */
+const DEV = process.env['ABSA_DEV'] ?? path('../shared/eval/absa-dev.tsv');
 const MEASURED = path('src/core/insights/measured.json');
 const TARGETS = { aspect_f1: 0.9, polarity_accuracy: 0.9, review_polarity: 0.85 };
 const showErrors = process.argv.includes('--errors');

@@ -21,12 +21,14 @@ export interface Settings {
   average: number;
   /** L2 of the detection part (`l2` is the polarity and review parts'). */
   l2Detect: number;
+  /** The share of its threshold from which an aspect the lexicon judges too is found (1: no lower threshold). */
+  backed: number;
 }
 
-export const SETTINGS: Settings = { threshold: 0.3, epochs: 25, rate: 0.2, l2: 3e-5, minCount: 2, prune: 0.05, stars: 1, average: 1, l2Detect: 0.03 };
+export const SETTINGS: Settings = { threshold: 0.3, epochs: 25, rate: 0.2, l2: 3e-5, minCount: 2, prune: 0.05, stars: 1, average: 1, l2Detect: 0.03, backed: 0.8 };
 
 export const METHOD =
-  "logistic regression over words, stems, word pairs, negation scope, VADER valence and the domain lexicon, trained on blind-written labelled reviews of four writers, a threshold per aspect chosen across writers; polarity read on the clause that names the aspect, with the review's stars";
+  "logistic regression over words, stems, word clusters (from word vectors), word pairs, negation scope, VADER valence and the domain lexicon, trained on blind-written labelled reviews of seven writers, a threshold per aspect chosen across writers (0.8 of it where the lexicon judges the aspect too); polarity read on the clause that names the aspect, with the review's stars";
 
 export interface Trained {
   model: AspectModel;
@@ -41,7 +43,7 @@ export function trainModel(rows: readonly Row[], s: Settings = SETTINGS): Traine
   const empty: LinearJson = { labels: [], weights: {} };
 
   const detect = train(CORPUS_ASPECTS, rows.map((r, i) => ({ features: views[i]!.features, target: CORPUS_ASPECTS.map((a) => (r.aspects.has(a) ? 1 : 0)) })), options('logistic', s.l2Detect));
-  const detector = AspectModel.fromParts({ method: '', trained_on: { files: [], rows: 0 }, thresholds: CORPUS_ASPECTS.map(() => s.threshold), detect, polarity: empty, review: empty });
+  const detector = AspectModel.fromParts({ method: '', trained_on: { files: [], rows: 0 }, thresholds: CORPUS_ASPECTS.map(() => s.threshold), backed: 1, detect, polarity: empty, review: empty });
 
   // Polarity is learnt where inference reads it: on the clause the detector ties most to the
   // aspect; each feature once as it is and once joined to the aspect ("pricing|high").
@@ -72,7 +74,7 @@ export function trainModel(rows: readonly Row[], s: Settings = SETTINGS): Traine
     options('softmax'),
   );
 
-  const model = AspectModel.fromParts({ method: METHOD, trained_on: { files: [], rows: rows.length }, thresholds: CORPUS_ASPECTS.map(() => s.threshold), detect, polarity, review });
+  const model = AspectModel.fromParts({ method: METHOD, trained_on: { files: [], rows: rows.length }, thresholds: CORPUS_ASPECTS.map(() => s.threshold), backed: s.backed, detect, polarity, review });
   const size = (m: LinearJson) => Object.keys(m.weights).length;
   return { model, sizes: { detect: size(detect), polarity: size(polarity), review: size(review), judgements: polarityExamples.length } };
 }

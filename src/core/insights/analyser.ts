@@ -60,20 +60,24 @@ class SentenceView {
 }
 
 /** Per aspect id, the features of the lexicon's reading of it, made once. */
-const READING = new Map<string, { mention: string } & Record<Polarity, string>>();
+const READING = new Map<string, { mention: string; strong: string } & Record<Polarity, string>>();
+/** A lexicon score this far from 0 is a strong judgement ("way overpriced", two judging phrases): a feature of its own. */
+const LEXICON_STRONG = 2;
 
-/** The lexicon's reading as model features: each pattern matched, each aspect judged and how (in the model's labels), the overall lean. */
+/** The lexicon's reading as model features: each pattern matched, each aspect judged, how and how strongly (in the model's labels), the overall lean. */
 function lexiconFeatures(out: string[], patterns: readonly string[], aspects: ReadonlyMap<string, { score: number }>, score: number): string[] {
   for (const p of patterns) out.push(p);
   for (const [aspect, a] of aspects) {
     let r = READING.get(aspect);
     if (r === undefined) {
       const label = TO_MODEL[aspect] ?? aspect;
-      READING.set(aspect, (r = { mention: `R:${label}`, positive: `R:${label}:positive`, negative: `R:${label}:negative`, neutral: `R:${label}:neutral` }));
+      READING.set(aspect, (r = { mention: `R:${label}`, strong: `R:${label}:strong`, positive: `R:${label}:positive`, negative: `R:${label}:negative`, neutral: `R:${label}:neutral` }));
     }
     out.push(r.mention, r[polarityOf(a.score)]);
+    if (Math.abs(a.score) >= LEXICON_STRONG) out.push(r.strong);
   }
   if (Math.abs(score) > EPSILON) out.push(score > 0 ? 'R:+' : 'R:-');
+  if (Math.abs(score) >= LEXICON_STRONG) out.push(score > 0 ? 'R:++' : 'R:--');
   return out;
 }
 

@@ -1,10 +1,22 @@
 /** The features the aspect model reads from a piece of text: the same code at training and at inference. */
 import { lexicon as vader } from 'vader-sentiment/src/vader_lexicon.js';
 import stem from 'wink-porter2-stemmer';
+import clusters from './clusters.json' with { type: 'json' };
 import { NEGATORS } from './lexicon.js';
 
 /** VADER's general English valence lexicon (vader-sentiment package): word -> valence, -4..4. Words only, no emoticons. */
 export const VALENCE = new Map(Object.entries(vader).filter(([w]) => /^[a-z][a-z'-]*$/.test(w)));
+
+/**
+ * Word clusters (clusters.json, made by scripts/build-word-clusters.ts from word vectors): per
+ * word its fine and coarse cluster as features ("c:284", "C:9"), so a word the training corpus
+ * never had reads like the words it was clustered with.
+ */
+const CLUSTERS = new Map<string, readonly [string, string]>();
+clusters.fine.forEach((list, i) => {
+  const ids = [`c:${i}`, `C:${clusters.coarse[i]}`] as const;
+  for (const w of list.split(' ')) CLUSTERS.set(w, ids);
+});
 
 /** What the features need of a word, worked out once per distinct word. */
 interface Word {
@@ -12,6 +24,9 @@ interface Word {
   stem: string | null;
   negStem: string | null;
   neg: string;
+  /** Its clusters' features, plain and inside a negation's scope; empty when it has none. */
+  clusters: readonly string[];
+  negClusters: readonly string[];
   valence: number;
   negator: boolean;
   scopeEnd: boolean;
@@ -34,7 +49,10 @@ function wordOf(w: string): Word {
     if (WORDS.size >= WORDS_MAX) WORDS.clear();
     const s = stem(w);
     const v = VALENCE.get(w) ?? 0;
+    const c = CLUSTERS.get(w) ?? [];
     x = {
+      clusters: c,
+      negClusters: c.map((f) => `!${f}`),
       stem: s === w ? null : `~${s}`,
       negStem: s === w ? null : `!~${s}`,
       neg: `!${w}`,
@@ -56,7 +74,7 @@ export type Pairs = ReadonlyMap<string, ReadonlyMap<string, string>>;
 
 /**
  * Sparse binary features of a text's words (with `pairs`, only the word pairs in it): words and their Porter stems (marked "!" inside a
- * negation's scope), word pairs, VADER valence classes (flipped by negation), and shape cues (a
+ * negation's scope), their word clusters (marked the same), word pairs, VADER valence classes (flipped by negation), and shape cues (a
  * question, a conditional, an exclamation, a contrast).
  */
 export function featuresOf(text: string, words: readonly string[], contrast = false, pairs: Pairs | null = null): string[] {
@@ -79,6 +97,7 @@ export function featuresOf(text: string, words: readonly string[], contrast = fa
     }
     out.push(negated ? x.neg : w);
     if (x.stem !== null) out.push(negated ? x.negStem! : x.stem);
+    for (const c of negated ? x.negClusters : x.clusters) out.push(c);
     if (i + 1 < words.length) {
       if (pairs === null) out.push(`${w} ${words[i + 1]}`);
       else {

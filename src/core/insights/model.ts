@@ -14,6 +14,8 @@ export interface ModelParts {
   trained_on: { files: string[]; rows: number };
   /** Per aspect label, the probability from which it is found. */
   thresholds: number[];
+  /** The share of its threshold from which an aspect the lexicon also reads in the sentence is found. */
+  backed: number;
   /** One logistic output per aspect label. */
   detect: LinearJson;
   /**
@@ -35,6 +37,8 @@ export interface ModelFile {
   trained_on: { files: string[]; rows: number };
   /** Per label, the probability from which it is found (chosen by cross-validation across writers). */
   thresholds: number[];
+  /** The share of its threshold from which an aspect the lexicon also judges in the sentence is found. */
+  backed: number;
   labels: string[];
   features: string;
   scale: number;
@@ -59,14 +63,19 @@ export interface ModelHit {
 
 export const POLARITIES: readonly ModelPolarity[] = ['positive', 'negative', 'neutral'];
 
-/** The most likely polarity of three logits (positive, negative, neutral), and P(positive) - P(negative). */
-function verdict3(pos: number, neg: number, neu: number): { polarity: ModelPolarity; score: number } {
+/**
+ * The most likely polarity of three logits (positive, negative, neutral), and P(positive) -
+ * P(negative) to `places` decimals: an aspect's strength keeps six, as a confident model puts
+ * "very reasonable" and "reasonable" both above 0.9999 and intensity is in the rest.
+ */
+function verdict3(pos: number, neg: number, neu: number, places = 3): { polarity: ModelPolarity; score: number } {
   const m = Math.max(pos, neg, neu);
   const ep = Math.exp(pos - m);
   const en = Math.exp(neg - m);
   const sum = ep + en + Math.exp(neu - m);
   const polarity = pos >= neg && pos >= neu ? 'positive' : neg >= neu ? 'negative' : 'neutral';
-  return { polarity, score: Math.round(((ep - en) / sum) * 1000) / 1000 };
+  const unit = 10 ** places;
+  return { polarity, score: Math.round(((ep - en) / sum) * unit) / unit };
 }
 
 /** The rating as a feature ("stars:4"), made once. */
@@ -78,8 +87,12 @@ const D = 0;
 export class AspectModel {
   readonly method: string;
   readonly thresholds: readonly number[];
-  /** The thresholds as logits: no exp per aspect and sentence. */
+  readonly backed: number;
+  /** The thresholds as logits: no exp per aspect and sentence; and the lower ones for aspects the lexicon judges too. */
   private readonly cuts: Float64Array;
+  private readonly backedCuts: Float64Array;
+  /** Per label, the lexicon's features for judging it ("R:pricing:positive", "R:pricing:negative"). */
+  private readonly readings: readonly (readonly [string, string])[];
   readonly labels: readonly string[];
   /** feature -> row in `weights`; a row is detection (A), review (3), polarity (3 + 3A). Little-endian 16-bit rows in the file. */
   private readonly rows = new Map<string, number>();
@@ -90,10 +103,14 @@ export class AspectModel {
   private readonly P: number;
   private readonly R: number;
 
-  private constructor(method: string, thresholds: readonly number[], labels: readonly string[], features: readonly string[], weights: Float32Array) {
+  private constructor(method: string, thresholds: readonly number[], backed: number, labels: readonly string[], features: readonly string[], weights: Float32Array) {
     this.method = method;
     this.thresholds = thresholds;
-    this.cuts = Float64Array.from(thresholds, (t) => Math.log(t / (1 - t)));
+    this.backed = backed;
+    const logit = (t: number) => Math.log(t / (1 - t));
+    this.cuts = Float64Array.from(thresholds, logit);
+    this.backedCuts = Float64Array.from(thresholds, (t) => logit(t * backed));
+    this.readings = labels.map((l) => [`R:${l}:positive`, `R:${l}:negative`] as const);
     this.labels = labels;
     const A = labels.length;
     this.R = A;
@@ -115,8 +132,8 @@ export class AspectModel {
   }
 
   /** The same weights with other thresholds (cross-validation chooses them). */
-  withThresholds(thresholds: readonly number[]): AspectModel {
-    return new AspectModel(this.method, thresholds, this.labels, [...this.rows.keys()], this.weights);
+  withThresholds(thresholds: readonly number[], backed = this.backed): AspectModel {
+    return new AspectModel(this.method, thresholds, backed, this.labels, [...this.rows.keys()], this.weights);
   }
 
   /** From the trained parts (training, before the file is written). */
@@ -130,7 +147,7 @@ export class AspectModel {
     for (const [part, at] of [[m.detect, 0], [m.review, A], [m.polarity, A + 3]] as const) {
       for (const [f, w] of Object.entries(part.weights)) weights.set(w, index.get(f)! * width + at);
     }
-    return new AspectModel(m.method, m.thresholds, m.detect.labels, features, weights);
+    return new AspectModel(m.method, m.thresholds, m.backed, m.detect.labels, features, weights);
   }
 
   /** From model.json. */
@@ -142,7 +159,7 @@ export class AspectModel {
     const ints = new Int16Array(bytes.buffer, 0, bytes.length / 2);
     const weights = new Float32Array(ints.length);
     for (let i = 0; i < ints.length; i++) weights[i] = ints[i]! * m.scale;
-    return new AspectModel(m.method, m.thresholds, m.labels, m.features.split('\n'), weights);
+    return new AspectModel(m.method, m.thresholds, m.backed, m.labels, m.features.split('\n'), weights);
   }
 
   /** The file form of this model: 16-bit weights scaled to the largest. */
@@ -154,7 +171,7 @@ export class AspectModel {
     let binary = '';
     const bytes = new Uint8Array(ints.buffer);
     for (let i = 0; i < bytes.length; i++) binary += String.fromCharCode(bytes[i]!);
-    return { method: this.method, trained_on: trainedOn, thresholds: [...this.thresholds], labels: [...this.labels], features: features.join('\n'), scale, weights: btoa(binary) };
+    return { method: this.method, trained_on: trainedOn, thresholds: [...this.thresholds], backed: this.backed, labels: [...this.labels], features: features.join('\n'), scale, weights: btoa(binary) };
   }
 
   /** Summed weight rows of the features, their first `n` weights: detection logits, then review logits. */
@@ -185,7 +202,12 @@ export class AspectModel {
       neg += W[at + this.P + 1]! + W[at + own + 1]!;
       neu += W[at + this.P + 2]! + W[at + own + 2]!;
     }
-    return verdict3(pos, neg, neu);
+    return verdict3(pos, neg, neu, 6);
+  }
+
+  private lexiconJudges(features: readonly string[], k: number): boolean {
+    const [pos, neg] = this.readings[k]!;
+    return features.includes(pos) || features.includes(neg);
   }
 
   /** The clause that speaks most of aspect `k`: its polarity is read there. */
@@ -210,9 +232,8 @@ export class AspectModel {
     const hits: ModelHit[] = [];
     let clauses: { text: string; features: string[]; z: Float64Array }[] | null = null;
     for (let k = 0; k < this.labels.length; k++) {
-      if (z[D + k]! < this.cuts[k]!) {
-        continue;
-      }
+      // Below its threshold, an aspect is still found when the lexicon judges it in the sentence and the model leans to it.
+      if (z[D + k]! < this.cuts[k]! && (z[D + k]! < this.backedCuts[k]! || !this.lexiconJudges(view.features, k))) continue;
       clauses ??= view.clauses().map((c) => ({ text: c.text, features: c.features, z: c.features === view.features ? z : this.sum(c.features, this.R) }));
       const clause = this.clauseFor(clauses, k);
       hits.push({ label: this.labels[k]!, ...this.polarityAt(clause.features, k, starsFeature), clause: clause.text });
