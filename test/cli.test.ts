@@ -130,7 +130,7 @@ describe('reviewcast import', () => {
     writeFileSync(file, JSON.stringify(bad));
     const res = await runCli(['import', file], env);
     assert.equal(res.code, 1);
-    assert.match(res.stderr, /nothing was imported/);
+    assert.match(res.stderr, /2 invalid records \(3 problems\); nothing was imported/);
     assert.match(res.stderr, /record 1 \(reviews\[1\]\), field rating: .*5/);
     assert.match(res.stderr, /record 3 \(reviews\[3\]\), field date/);
     assert.match(res.stderr, /record 3 \(reviews\[3\]\), field \(record\): unknown field\(s\): colour/);
@@ -145,6 +145,7 @@ describe('reviewcast import', () => {
     writeFileSync(file, 'author,rating,date,source\nOk,5,2026-01-01,google\nBad,five,2026-01-01,google\n');
     const res = await runCli(['import', file], env);
     assert.equal(res.code, 1);
+    assert.match(res.stderr, /1 invalid record; nothing was imported/);
     assert.match(res.stderr, /CSV line 3, field rating/);
     assert.equal((await stored(db)).reviews.length, 0);
     writeFileSync(file, 'author,stars\nX,5\n');

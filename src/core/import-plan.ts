@@ -17,7 +17,9 @@ export interface RecordError {
 
 export class ImportValidationError extends Error {
   constructor(readonly errors: RecordError[]) {
-    super(`${errors.length} invalid record${errors.length === 1 ? '' : 's'}; nothing was imported`);
+    // A record can fail on several fields: the count is of records, the problems are listed apart.
+    const records = new Set(errors.map((e) => e.where)).size;
+    super(`${records} invalid record${records === 1 ? '' : 's'}${errors.length > records ? ` (${errors.length} problems)` : ''}; nothing was imported`);
     this.name = 'ImportValidationError';
   }
 }

@@ -65,7 +65,7 @@ export function faqFor(f: Figures): Faq[] {
     out.push({
       id: 'most_praised',
       question: 'What do customers like most?',
-      answer: `${praised.label}: praised in ${praised.positive_count} reviews (${praised.positive_pct}% of those that mention it).`,
+      answer: `${praised.label}: praised in ${praised.positive_count} review${praised.positive_count === 1 ? '' : 's'} (${praised.positive_pct}% of those that mention it).`,
       review_ids: aspectEvidence(f, praised.id).slice(0, 3),
     });
   }
@@ -76,7 +76,7 @@ export function faqFor(f: Figures): Faq[] {
     out.push({
       id: 'most_complained',
       question: 'What do customers complain about most?',
-      answer: `${complained.label}: criticised in ${complained.negative_count} reviews (${pct(complained.negative_count, complained.mention_count)}% of those that mention it).${words.length ? ` Typical words: ${words.map((p) => `"${p}"`).join(', ')}.` : ''}`,
+      answer: `${complained.label}: criticised in ${complained.negative_count} review${complained.negative_count === 1 ? '' : 's'} (${pct(complained.negative_count, complained.mention_count)}% of those that mention it).${words.length ? ` Typical words: ${words.map((p) => `"${p}"`).join(', ')}.` : ''}`,
       review_ids: ids,
     });
   }
