@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import Database from 'better-sqlite3';
@@ -417,6 +418,21 @@ describe('configuration', () => {
       assert.equal(res.stderr.trim().split('\n').length, 1);
     });
   }
+  it('serve on a port already in use says so in one line, naming PORT, with exit code 4', async () => {
+    const holder = createServer();
+    await new Promise<void>((resolve) => holder.listen(0, '127.0.0.1', resolve));
+    try {
+      const port = (holder.address() as AddressInfo).port;
+      const res = await runCli(['serve'], { DATABASE_URL: join(tempDir(), 'x.db'), HOST: '127.0.0.1', PORT: String(port) });
+      assert.equal(res.code, 4);
+      // Log lines (the demo seeding) may come first; the failure itself is one line, with no stack.
+      const lines = res.stderr.trim().split('\n').filter((l) => !l.startsWith('{'));
+      assert.equal(lines.length, 1, res.stderr);
+      assert.match(lines[0]!, new RegExp(`^reviewcast: cannot listen: 127\\.0\\.0\\.1 port ${port} is already in use; .*set PORT`));
+    } finally {
+      holder.close();
+    }
+  });
   it('an unknown command is a usage error', async () => {
     const res = await runCli(['frobnicate']);
     assert.equal(res.code, 2);

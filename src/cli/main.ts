@@ -25,7 +25,8 @@ Usage:
   reviewcast --version | --help
 
 Exit codes: 0 ok, 1 invalid import data (or serve: shutdown timed out), 2 bad usage or configuration,
-3 the store cannot be opened (DATABASE_URL: corrupt or read-only file, unreachable database).`;
+3 the store cannot be opened (DATABASE_URL: corrupt or read-only file, unreachable database),
+4 serve cannot listen (the port is in use or not permitted: PORT, HOST).`;
 
 class UsageError extends Error {}
 
@@ -203,6 +204,12 @@ async function main(argv: string[]): Promise<number> {
     if (err instanceof StoreOpenError) {
       process.stderr.write(`reviewcast: ${err.message}\n`);
       return 3;
+    }
+    const listenError = err as NodeJS.ErrnoException & { syscall?: string; address?: string; port?: number };
+    if (listenError.syscall === 'listen' && (listenError.code === 'EADDRINUSE' || listenError.code === 'EACCES')) {
+      const why = listenError.code === 'EADDRINUSE' ? 'is already in use' : 'may not be used by this user';
+      process.stderr.write(`reviewcast: cannot listen: ${listenError.address ?? 'the address'} port ${listenError.port ?? '?'} ${why}; stop what holds it or set PORT (and HOST)\n`);
+      return 4;
     }
     if (err instanceof ImportValidationError) {
       process.stderr.write(`reviewcast import: ${formatValidationError(err)}\n`);
