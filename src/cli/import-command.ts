@@ -18,13 +18,19 @@ const PARSERS: Record<ImportFormat, (text: string) => ParsedImport> = {
   gbp: parseGbpImport,
 };
 
-export function guessFormat(file: string): ImportFormat {
-  return extname(file).toLowerCase() === '.csv' ? 'csv' : 'json';
+/** A Google Business Profile `reviews.list` response names its fields so; our JSON never does. */
+const GBP_FIELDS = /"(?:reviewId|starRating)"\s*:/;
+
+/** The format of a file given without --format: CSV by its extension, else GBP when its JSON reads like a Google export, else our JSON. */
+export function guessFormat(file: string, text: string): ImportFormat {
+  if (extname(file).toLowerCase() === '.csv') return 'csv';
+  return GBP_FIELDS.test(text.slice(0, 64 * 1024)) ? 'gbp' : 'json';
 }
 
 export interface ImportOptions {
   file: string;
-  format: ImportFormat;
+  /** Guessed from the file's name and content when not given (guessFormat). */
+  format: ImportFormat | undefined;
   replace: boolean;
   dryRun: boolean;
   /** Draw progress bars (only on a terminal). */
@@ -45,7 +51,7 @@ function progressBar(enabled: boolean, label: string, total: number) {
 /** Reads, validates (all or nothing) and merges one file; returns the summary line. */
 export async function runImport(store: Store, opts: ImportOptions): Promise<string> {
   const text = await readFile(opts.file, 'utf8');
-  const parsed = PARSERS[opts.format](text);
+  const parsed = PARSERS[opts.format ?? guessFormat(opts.file, text)](text);
   const business = parsed.business === undefined || parsed.business === null ? undefined : validateBusiness(parsed.business);
   const checking = progressBar(opts.progress, 'validating', parsed.records.length);
   let reviews;

@@ -12,7 +12,7 @@ import { createLogger } from '../logger.js';
 import { openStore, StoreOpenError } from '../store/open-store.js';
 import { VERSION } from '../version.js';
 import { ImportFileError } from './formats/types.js';
-import { IMPORT_FORMATS, formatValidationError, guessFormat, runImport, type ImportFormat } from './import-command.js';
+import { IMPORT_FORMATS, formatValidationError, runImport, type ImportFormat } from './import-command.js';
 
 const USAGE = `reviewcast: publish one business's customer reviews
 
@@ -92,7 +92,7 @@ async function importCommand(args: string[]): Promise<void> {
   if (values.format !== undefined && !(IMPORT_FORMATS as readonly string[]).includes(values.format)) {
     throw new UsageError(`--format must be one of ${IMPORT_FORMATS.join(', ')}`);
   }
-  const format = (values.format as ImportFormat | undefined) ?? guessFormat(file);
+  const format = values.format as ImportFormat | undefined;
   const store = await openStore(loadDatabaseConfig());
   try {
     const summary = await runImport(store, { file, format, replace: values.replace, dryRun: values['dry-run'], progress: progressWanted() });
