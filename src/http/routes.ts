@@ -18,6 +18,7 @@ import { ReviewsDatasetSchema } from '../core/schema/dataset.js';
 import { ErrorBodySchema } from '../core/schema/error.js';
 import { SearchQuerySchema, SearchResultSchema, SincePathSchema, SinceResultSchema } from '../core/schema/search.js';
 import { payloadOf, sendRepresentation, type Served } from './conditional.js';
+import { partsLength } from '../snapshot/representation.js';
 import { plainText, sendError } from './errors.js';
 import { buildOpenApi } from './openapi.js';
 import type { Handler, Operation, ServiceContext } from './operation.js';
@@ -73,7 +74,7 @@ function mcpHandler(handle: (req: McpRequest, ctx: McpEndpoint) => Promise<McpAn
     if (!Array.isArray(answer.body)) return reply.send(answer.body);
     // Several buffers go out as a stream, so fastify leaves Content-Length to us.
     const parts = answer.body as readonly Buffer[];
-    return reply.header('content-length', parts.reduce((sum, part) => sum + part.length, 0)).send(payloadOf(parts));
+    return reply.header('content-length', partsLength(parts)).send(payloadOf(parts));
   };
 }
 

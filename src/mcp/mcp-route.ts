@@ -5,6 +5,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import type { Readable } from 'node:stream';
 import type { McpConfig } from '../config.js';
 import type { LiveData } from '../snapshot/live-data.js';
+import { partsLength } from '../snapshot/representation.js';
 import { buildMcpServer, paramsProblem } from './mcp-server.js';
 import type { McpSessions } from './sessions.js';
 import { Splices } from './splice.js';
@@ -163,7 +164,7 @@ export async function handleMcpPost(req: McpRequest, ctx: McpEndpoint): Promise<
       headers[key] = value;
     });
     const answer = splices.apply(Buffer.from(await response.arrayBuffer()));
-    const length = answer.reduce((sum, part) => sum + part.length, 0);
+    const length = partsLength(answer);
     // A session starts only when initialize succeeded: a failed one (an error answer) mints nothing.
     if (initializing && response.status === 200 && succeeded(answer)) headers['mcp-session-id'] = await ctx.sessions.mint();
     if (paramErrors.length > 0) {

@@ -58,6 +58,11 @@ export interface BodyParts {
   readonly owned: number;
 }
 
+/** Bytes of a body sent as several buffers: its Content-Length. */
+export function partsLength(parts: readonly Buffer[]): number {
+  return parts.reduce((sum, part) => sum + part.length, 0);
+}
+
 function isParts(body: string | Buffer | BodyParts): body is BodyParts {
   return typeof body === 'object' && !Buffer.isBuffer(body);
 }
@@ -88,7 +93,7 @@ class BuiltRepresentation implements Representation {
       this.parts = [typeof body === 'string' ? Buffer.from(body) : body];
       this.owned = this.parts[0]!.length;
     }
-    this.size = this.parts.reduce((sum, part) => sum + part.length, 0);
+    this.size = partsLength(this.parts);
     if (etag === undefined) {
       const hash = createHash('sha256');
       for (const part of this.parts) hash.update(part);
