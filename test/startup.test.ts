@@ -1,13 +1,20 @@
 // Start-up without recomputation: a revision's insights are kept in the store, so a restart serves them without analysing a review.
 import assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, renameSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import { describe, it } from 'node:test';
 import { buildInsights } from '../src/core/insights/build.js';
 import { buildReviewIndex, searchReviews } from '../src/core/search.js';
 import { insightsJson } from '../src/snapshot/insights-bytes.js';
-import { INSIGHTS_ANALYSER } from '../src/snapshot/snapshot.js';
+import { INSIGHTS_KEPT, keptName } from '../src/snapshot/snapshot.js';
+import { request } from 'undici';
+import { gunzipSync, gzipSync } from 'node:zlib';
+import { buildDigest } from '../src/snapshot/build-digest.js';
 import { BUSINESS, REVIEWS } from './fixtures/data.js';
-import { eventually, freshDatabase, startTestService, type TestService } from './helpers.js';
+import { eventually, freshDatabase, openTestStore, startTestService, type TestService } from './helpers.js';
 
 async function analysed(svc: TestService): Promise<number> {
   const text = await (await fetch(`${svc.url}/metrics`)).text();
@@ -49,7 +56,7 @@ describe('insights kept per revision in the store', () => {
     let revision: number;
     try {
       const old = (await svc.store.getRevision()).revision;
-      assert.notEqual(await svc.store.loadInsights(old, INSIGHTS_ANALYSER), null);
+      assert.notEqual(await svc.store.loadKept(old, INSIGHTS_KEPT), null);
       const changed = { ...REVIEWS[0]!, text: 'Al was rude and late.', rating: 1 };
       await svc.store.importReviews({ reviews: [changed], replace: false, dryRun: false });
       revision = (await svc.store.getRevision()).revision;
@@ -57,7 +64,7 @@ describe('insights kept per revision in the store', () => {
       assert.equal(await analysed(svc), REVIEWS.length + 1, 'only the changed review is analysed again');
       const doc = JSON.parse((await insights(svc)).body) as { per_review: Record<string, { sentiment: string }> };
       assert.equal(doc.per_review[changed.id]!.sentiment, 'negative');
-      assert.equal(await svc.store.loadInsights(old, INSIGHTS_ANALYSER), null, 'the older revision entry is gone');
+      assert.equal(await svc.store.loadKept(old, INSIGHTS_KEPT), null, 'the older revision entry is gone');
     } finally {
       await svc.close();
     }
@@ -72,30 +79,50 @@ describe('insights kept per revision in the store', () => {
     }
   });
 
-  it('a document kept by another analyser version is not used', async () => {
+  it('a document kept by another build is not used', async () => {
     const database = await freshDatabase();
-    const first = await startTestService({ database, business: BUSINESS, reviews: REVIEWS });
-    const { revision } = await first.store.getRevision();
-    // As if an older release had kept it: same revision, another analyser.
-    await first.store.saveInsights(revision, 'another-analyser', Buffer.from('not what this analyser made'));
+    const first = await openTestStore(database);
+    await first.importReviews({ reviews: REVIEWS, business: BUSINESS, replace: false, dryRun: false });
+    const { revision } = await first.getRevision();
+    // As if an older release had served this revision: its document is kept under its own build's name.
+    await first.saveKept(revision, '/insights.json:another-build:', Buffer.from('not what this build made'));
     await first.close();
     const second = await startTestService({ database });
     try {
       assert.equal(await analysed(second), REVIEWS.length);
       assert.equal(JSON.parse((await insights(second)).body).review_count, REVIEWS.length);
-      assert.notEqual(await second.store.loadInsights(revision, INSIGHTS_ANALYSER), null, 'and this analyser keeps its own');
+      assert.notEqual(await second.store.loadKept(revision, INSIGHTS_KEPT), null, 'and this analyser keeps its own');
     } finally {
       await second.close();
     }
   });
 
+  it('the key of what a revision keeps changes with the code that makes it, and only with it', () => {
+    const root = mkdtempSync(join(tmpdir(), 'rc-digest-'));
+    mkdirSync(join(root, 'core/insights'), { recursive: true });
+    mkdirSync(join(root, 'http'));
+    writeFileSync(join(root, 'core/insights/faq.js'), 'export const wording = "praised in";');
+    const folders = [pathToFileURL(join(root, 'core/'))];
+    const first = buildDigest(folders, '1.0.0');
+    assert.equal(buildDigest(folders, '1.0.0'), first, 'the same code, the same key');
+    writeFileSync(join(root, 'core/insights/faq.js.map'), '{}');
+    writeFileSync(join(root, 'http/routes.js'), 'export {};');
+    assert.equal(buildDigest(folders, '1.0.0'), first, 'source maps and other layers do not count');
+    writeFileSync(join(root, 'core/insights/faq.js'), 'export const wording = "mentioned in";');
+    assert.notEqual(buildDigest(folders, '1.0.0'), first, 'a changed wording is a new key, the version unchanged');
+    writeFileSync(join(root, 'core/insights/faq.js'), 'export const wording = "praised in";');
+    assert.notEqual(buildDigest(folders, '1.0.1'), first, 'another release is a new key');
+    renameSync(join(root, 'core/insights/faq.js'), join(root, 'core/insights/faq2.js'));
+    assert.notEqual(buildDigest(folders, '1.0.0'), first, 'a renamed file is a new key');
+  });
+
   it('an older revision does not replace a newer one kept by another replica', async () => {
     const svc = await startTestService({ business: BUSINESS, reviews: REVIEWS });
     try {
-      await svc.store.saveInsights(1000, INSIGHTS_ANALYSER, Buffer.from('newer'));
-      await svc.store.saveInsights(999, INSIGHTS_ANALYSER, Buffer.from('older'));
-      assert.deepEqual(await svc.store.loadInsights(1000, INSIGHTS_ANALYSER), Buffer.from('newer'));
-      assert.equal(await svc.store.loadInsights(999, INSIGHTS_ANALYSER), null);
+      await svc.store.saveKept(1000, INSIGHTS_KEPT, Buffer.from('newer'));
+      await svc.store.saveKept(999, INSIGHTS_KEPT, Buffer.from('older'));
+      assert.deepEqual(await svc.store.loadKept(1000, INSIGHTS_KEPT), Buffer.from('newer'));
+      assert.equal(await svc.store.loadKept(999, INSIGHTS_KEPT), null);
     } finally {
       await svc.close();
     }
@@ -118,5 +145,69 @@ describe('what a snapshot prepares is what it would build on first use', () => {
       assert.deepEqual(ids(prepared), ids(lazy), JSON.stringify(q));
     }
     assert.ok(searchReviews(prepared, { limit: 50, sort: 'newest', mentions_technician: 'Al' }).reviews.length > 0);
+  });
+});
+
+describe('published reviews kept per revision in the store', () => {
+  const BASE = 'https://reviews.example.test';
+  const gzipName = keptName('/reviews.json gzip', BASE);
+  const indexName = keptName('/reviews.json index', BASE);
+
+  async function dataset(svc: TestService, coding: 'identity' | 'gzip' | 'br'): Promise<{ etag: string | null; body: Buffer }> {
+    const res = await request(`${svc.url}/reviews.json`, { headers: { 'accept-encoding': coding } });
+    assert.equal(res.statusCode, 200);
+    assert.equal(res.headers['content-encoding'], coding === 'identity' ? undefined : coding);
+    return { etag: String(res.headers.etag), body: Buffer.from(await res.body.arrayBuffer()) };
+  }
+
+  it('a restart serves /reviews.json from what the store keeps: its compressed forms as kept, the same bytes and ETag', async () => {
+    const database = await freshDatabase();
+    const first = await startTestService({ database, business: BUSINESS, reviews: REVIEWS, baseUrl: BASE });
+    const before = { identity: await dataset(first, 'identity'), gzip: await dataset(first, 'gzip'), br: await dataset(first, 'br') };
+    const { revision } = await first.store.getRevision();
+    assert.deepEqual(await first.store.loadKept(revision, gzipName), before.gzip.body, 'the served gzip coding is kept');
+    // Kept at another level: same content, other bytes, so serving them shows they were read, not made again.
+    const other = gzipSync(before.identity.body, { level: 1 });
+    assert.ok(!other.equals(before.gzip.body));
+    await first.store.saveKept(revision, gzipName, other);
+    await first.close();
+    const again = await startTestService({ database, baseUrl: BASE });
+    try {
+      assert.deepEqual(await dataset(again, 'identity'), before.identity);
+      assert.deepEqual((await dataset(again, 'gzip')).body, other, 'the kept gzip is served');
+      assert.deepEqual(await dataset(again, 'br'), before.br);
+      const since = await (await fetch(`${again.url}/api/reviews/since/2000-01-01`)).json() as { count: number; reviews: unknown[] };
+      assert.equal(since.count, REVIEWS.length);
+      assert.deepEqual(since.reviews, (JSON.parse(before.identity.body.toString()) as { reviews: unknown[] }).reviews);
+    } finally {
+      await again.close();
+    }
+  });
+
+  it('kept bytes that do not fit the revision, or made for another origin, are made again, never served', async () => {
+    const database = await freshDatabase();
+    const first = await startTestService({ database, business: BUSINESS, reviews: REVIEWS, baseUrl: BASE });
+    const before = await dataset(first, 'identity');
+    const { revision } = await first.store.getRevision();
+    const index = (await first.store.loadKept(revision, indexName))!;
+    await first.store.saveKept(revision, indexName, index.subarray(0, index.length - 8));
+    await first.close();
+    const again = await startTestService({ database, baseUrl: BASE });
+    try {
+      assert.deepEqual(await dataset(again, 'identity'), before);
+      assert.deepEqual(gunzipSync((await dataset(again, 'gzip')).body), before.body);
+      assert.deepEqual((await again.store.loadKept(revision, indexName))!, index, 'and kept whole again');
+    } finally {
+      await again.close();
+    }
+    const elsewhere = await startTestService({ database, baseUrl: 'https://other.example.test' });
+    try {
+      const moved = await dataset(elsewhere, 'identity');
+      assert.notEqual(moved.etag, before.etag);
+      assert.match(moved.body.toString(), /https:\/\/other\.example\.test\//);
+      assert.doesNotMatch(moved.body.toString(), /reviews\.example\.test/);
+    } finally {
+      await elsewhere.close();
+    }
   });
 });

@@ -86,7 +86,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   const app = await buildApp(operations, ctx, opts.logger, opts.trustProxy ?? false, http);
   // Documents that need the public origin are made for every snapshot before it is served; with a
   // BASE_URL, the first snapshot's before the server listens, so no first visitor waits for them.
-  const prepareDocuments = (snap: Snapshot) => snap.prepareDocuments(baseUrl);
+  const prepareDocuments = (snap: Snapshot) => snap.prepareDocuments(baseUrl, opts.store);
   if (opts.baseUrl) await live.beforeServing(prepareDocuments);
   await app.listen({ host: opts.host, port: opts.port });
   const addr = app.server.address();

@@ -2,7 +2,7 @@
 import { EventEmitter } from 'node:events';
 import type { Logger } from 'pino';
 import { AnalysisCache } from '../core/insights/per-review.js';
-import type { InsightsStore, ReviewStore } from '../store/store.js';
+import type { KeptStore, ReviewStore } from '../store/store.js';
 import { BodyCaches } from './body-cache.js';
 import { Snapshot } from './snapshot.js';
 
@@ -27,7 +27,7 @@ export class LiveData extends EventEmitter<LiveDataEvents> {
   private readonly preparers: ((snap: Snapshot) => Promise<void>)[] = [];
 
   private constructor(
-    private readonly store: ReviewStore & InsightsStore,
+    private readonly store: ReviewStore & KeptStore,
     private readonly logger: Logger,
     first: Snapshot,
     cache: AnalysisCache,
@@ -41,7 +41,7 @@ export class LiveData extends EventEmitter<LiveDataEvents> {
   }
 
   /** `feedTag`: the installation's tagging entity for feed entry ids, kept in the store's settings. */
-  static async open(store: ReviewStore & InsightsStore, logger: Logger, feedTag: string, caches = new BodyCaches()): Promise<LiveData> {
+  static async open(store: ReviewStore & KeptStore, logger: Logger, feedTag: string, caches = new BodyCaches()): Promise<LiveData> {
     const cache = new AnalysisCache();
     const live = new LiveData(store, logger, new Snapshot(await store.load(), feedTag, cache, caches), cache, feedTag, caches);
     await live.prepare(live.snapshot);

@@ -26,10 +26,37 @@ export class ReviewBytes {
   /** Digest of each prefix asked for, by review count: ETags without hashing megabytes again. At most one per review date. */
   private readonly prefixDigests = new Map<number, string>();
 
-  private constructor(dataset: Buffer, start: number, ends: Float64Array, readonly baseUrl: string) {
+  private constructor(
+    dataset: Buffer,
+    start: number,
+    ends: Float64Array,
+    readonly baseUrl: string,
+    /** The dataset's ETag when it came from the store with it (not hashed again). */
+    readonly etag?: string,
+  ) {
     this.dataset = dataset;
     this.start = start;
     this.ends = ends;
+  }
+
+  /**
+   * Bytes made with the dataset's `index(etag)` (kept in the store), or null when they do not
+   * describe this many reviews of this dataset: then they are made again, never served wrong.
+   */
+  static fromKept(dataset: Buffer, index: Buffer, reviewCount: number, baseUrl: string): ReviewBytes | null {
+    const newline = index.indexOf(0x0a);
+    if (newline < 0 || (index.length - newline - 1) !== reviewCount * 8) return null;
+    const { etag, start } = JSON.parse(index.toString('utf8', 0, newline)) as { etag: string; start: number };
+    const ends = new Float64Array(reviewCount);
+    Buffer.from(ends.buffer).set(index.subarray(newline + 1));
+    const last = reviewCount === 0 ? start : ends[reviewCount - 1]!;
+    if (last + 2 !== dataset.length || dataset.toString('latin1', last) !== ']}') return null;
+    return new ReviewBytes(dataset, start, ends, baseUrl, etag);
+  }
+
+  /** What fromKept needs besides the dataset: a line of JSON (its ETag, where the reviews start), then where each review ends. */
+  index(etag: string): Buffer {
+    return Buffer.concat([Buffer.from(`${JSON.stringify({ etag, start: this.start })}\n`), Buffer.from(this.ends.buffer, this.ends.byteOffset, this.ends.byteLength)]);
   }
 
   /** Built at once, on the caller's turn of the event loop. */

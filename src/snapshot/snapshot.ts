@@ -4,19 +4,21 @@ import { aggregateRating } from '../core/reviews.js';
 import { buildReviewIndex, reviewsSince, type ReviewIndex } from '../core/search.js';
 import type { AggregateRating } from '../core/schema/dataset.js';
 import type { Business } from '../core/schema/business.js';
-import type { InsightsStore, RevisionInfo, StoredData } from '../store/store.js';
+import type { KeptStore, RevisionInfo, StoredData } from '../store/store.js';
 import { BodyCaches, type BodyCache } from './body-cache.js';
-import { buildRepresentation, type Representation } from './representation.js';
+import { buildRepresentation, type Coding, type Representation } from './representation.js';
 import { escapeAsJsonString, ReviewBytes } from './review-bytes.js';
 import { createHash } from 'node:crypto';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
-import { VERSION } from '../version.js';
+import { promisify } from 'node:util';
+import { gunzip } from 'node:zlib';
+import { BUILD_DIGEST } from './build-digest.js';
 import { InsightsBytes, insightsJson, packInsights, unpackInsights } from './insights-bytes.js';
 
 import { ATOM_CONTENT_TYPE, renderAtom } from '../core/feeds/atom.js';
 import { renderJsonFeed } from '../core/feeds/jsonfeed.js';
 import { buildInsights } from '../core/insights/build.js';
-import { AnalysisCache, MODEL_NAME, ReviewAnalyser } from '../core/insights/per-review.js';
+import { AnalysisCache, ReviewAnalyser } from '../core/insights/per-review.js';
 import type { InsightsOverview, PerReview } from '../core/schema/insights.js';
 import type { Review } from '../core/schema/review.js';
 import type { TopicPath } from '../core/feeds/websub-topics.js';
@@ -24,11 +26,16 @@ import type { TopicPath } from '../core/feeds/websub-topics.js';
 /** JSON is UTF-8 by definition (RFC 8259), so no charset parameter: hub deliveries repeat this type byte for byte. */
 const JSON_TYPE = 'application/json';
 
+const gunzipAsync = promisify(gunzip);
+
+/** The name under which the store keeps something of a revision: made by this build, for this public origin. */
+export const keptName = (what: string, baseUrl = ''): string => `${what}:${BUILD_DIGEST}:${baseUrl}`;
+
 /**
- * Names what made an insights document: this release and its analyser (model, taxonomy). A
- * document kept in the store by another release or analyser is not used.
+ * The name of the kept insights document: it depends on this build's core and snapshot code (the
+ * analyser, its model, how the document is written), so one kept by another build is not used.
  */
-export const INSIGHTS_ANALYSER = createHash('sha256').update(`${VERSION}\n${MODEL_NAME}`).digest('base64url').slice(0, 22);
+export const INSIGHTS_KEPT = keptName('/insights.json');
 
 /** Reviews analysed per turn of the event loop while a snapshot is prepared: about 10 ms of work. */
 const ANALYSE_CHUNK = 200;
@@ -63,6 +70,8 @@ export class Snapshot {
   private insightsGzip: Buffer | undefined;
   /** The published reviews serialised once (for one public origin): /reviews.json and every date answer are made of them. */
   private reviewBytes: ReviewBytes | null = null;
+  /** /reviews.json's compressed forms loaded from the store, until its representation takes them. */
+  private reviewCodings: Partial<Record<Coding, Buffer>> = {};
   /** The reviews by id, made on first use: permalinks, MCP reads and subscriptions look reviews up by id. */
   private byId: Map<string, Review> | null = null;
   /** Escaped documents being made, so concurrent MCP reads share the work. */
@@ -91,8 +100,8 @@ export class Snapshot {
    * is analysed, a chunk at a time with the event loop free in between, and the document is kept
    * in the store for a restart or another replica ('analysed').
    */
-  async prepareInsights(store: InsightsStore): Promise<'loaded' | 'analysed'> {
-    const kept = await store.loadInsights(this.revision.revision, INSIGHTS_ANALYSER);
+  async prepareInsights(store: KeptStore): Promise<'loaded' | 'analysed'> {
+    const kept = await store.loadKept(this.revision.revision, INSIGHTS_KEPT);
     if (kept) {
       this.insightsKept = await InsightsBytes.read(await unpackInsights(kept), this.reviewIds(), pause);
       this.insightsGzip = kept;
@@ -107,7 +116,7 @@ export class Snapshot {
     }
     const json = await insightsJson(buildInsights(this.business, reviews, this.revision.updated_at, this.analysisCache), pause);
     this.insightsGzip = await packInsights(json);
-    await store.saveInsights(this.revision.revision, INSIGHTS_ANALYSER, this.insightsGzip);
+    await store.saveKept(this.revision.revision, INSIGHTS_KEPT, this.insightsGzip);
     this.insightsKept = await InsightsBytes.read(json, this.reviewIds(), pause);
     return 'analysed';
   }
@@ -115,16 +124,29 @@ export class Snapshot {
   /**
    * Builds before the snapshot is served what its readers would otherwise build on first use,
    * a step at a time with the event loop free in between: the search filters of the roster, the
-   * published reviews' bytes (/reviews.json and every `since` answer), the feeds and the
-   * insights document.
+   * published reviews' bytes (/reviews.json and every `since` answer) and their compressed forms,
+   * the feeds and the insights document. The published bytes and their compressed forms are kept
+   * in the store for this revision, build and origin, so a restart reads them instead.
    */
-  async prepareDocuments(baseUrl: string): Promise<void> {
+  async prepareDocuments(baseUrl: string, store: KeptStore): Promise<void> {
     await this.index.prepare(pause);
-    if (this.reviewBytes?.baseUrl !== baseUrl) this.reviewBytes = await ReviewBytes.make(this.business, this.aggregate, this.index.reviews, baseUrl, pause);
-    for (const path of ['/reviews.json', '/api/feed.json', '/feed.xml'] as const) {
+    if (this.reviewBytes?.baseUrl !== baseUrl) {
+      this.reviewBytes = (await this.keptReviewBytes(baseUrl, store)) ?? (await ReviewBytes.make(this.business, this.aggregate, this.index.reviews, baseUrl, pause));
+    }
+    const loaded = new Set(Object.keys(this.reviewCodings));
+    const dataset = this.topic('/reviews.json', baseUrl);
+    await pause();
+    for (const path of ['/api/feed.json', '/feed.xml'] as const) {
       this.topic(path, baseUrl);
       await pause();
     }
+    // Made off the event loop; the revision is served once they are, so no first visitor waits for them.
+    for (const coding of ['gzip', 'br'] as const) {
+      await dataset.encode(coding);
+      const made = dataset.coded(coding);
+      if (made && !loaded.has(coding)) await store.saveKept(this.revision.revision, keptName(`/reviews.json ${coding}`, baseUrl), made);
+    }
+    if (!this.reviewBytes.etag) await store.saveKept(this.revision.revision, keptName('/reviews.json index', baseUrl), this.reviewBytes.index(dataset.etag));
     // The MCP resources (escaped copies of the two largest documents) are made on their first
     // read, a megabyte at a time: made ahead they doubled what a start costs and holds.
     this.insightsDocument();
@@ -154,6 +176,16 @@ export class Snapshot {
     return this.insightsKept;
   }
 
+  /** The published reviews' bytes as kept in the store (the gzip coding and its index), with the brotli coding if kept; null when not kept or not whole. */
+  private async keptReviewBytes(baseUrl: string, store: KeptStore): Promise<ReviewBytes | null> {
+    const revision = this.revision.revision;
+    const [gzip, index, br] = await Promise.all(['gzip', 'index', 'br'].map((what) => store.loadKept(revision, keptName(`/reviews.json ${what}`, baseUrl))));
+    if (!gzip || !index) return null;
+    const bytes = ReviewBytes.fromKept(await gunzipAsync(gzip), index, this.index.reviews.length, baseUrl);
+    if (bytes) this.reviewCodings = br ? { gzip, br } : { gzip };
+    return bytes;
+  }
+
   private reviewIds(): string[] {
     return this.index.reviews.map((r) => r.id);
   }
@@ -178,7 +210,12 @@ export class Snapshot {
   topic(path: TopicPath, baseUrl: string): Representation {
     switch (path) {
       case '/reviews.json':
-        return this.memo(`topic:/reviews.json:${baseUrl}`, () => buildRepresentation(this.publishedBytes(baseUrl).dataset, JSON_TYPE, this.lastModified));
+        return this.memo(`topic:/reviews.json:${baseUrl}`, () => {
+          const bytes = this.publishedBytes(baseUrl);
+          const codings = bytes.etag ? this.reviewCodings : {};
+          this.reviewCodings = {};
+          return buildRepresentation(bytes.dataset, JSON_TYPE, this.lastModified, 'now', bytes.etag, codings);
+        });
       case '/api/feed.json':
         return this.memo('topic:/api/feed.json', () => this.json(renderJsonFeed(this.business, this.index.reviews, baseUrl, this.feedTag)));
       case '/feed.xml':

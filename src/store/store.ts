@@ -77,17 +77,19 @@ export interface SettingsStore {
 }
 
 /**
- * What a revision computed for its insights, kept so that a restart or another replica serving
- * the same revision loads it instead of analysing every review again. One entry: the newest.
+ * What a revision computed (its insights, its published reviews' bytes and their compressed
+ * forms), kept by name so that a restart or another replica serving the same revision loads it
+ * instead of making it again. Names carry what else the bytes depend on (the build, the public
+ * origin). Only the newest revision's entries are kept.
  */
-export interface InsightsStore {
-  /** The insights document (gzip of its JSON) kept for `revision` by analyser `analyser`, or null. */
-  loadInsights(revision: number, analyser: string): Promise<Buffer | null>;
+export interface KeptStore {
+  /** The bytes kept for `revision` under `name`, or null. */
+  loadKept(revision: number, name: string): Promise<Buffer | null>;
   /**
-   * Keeps `gzipped` for `revision` and `analyser`, and forgets every other entry; does nothing
-   * when a newer revision's entry is already kept (a slower replica must not replace it).
+   * Keeps `bytes` for `revision` under `name` and forgets every other revision's entries; does
+   * nothing when a newer revision's entries are already kept (a slower replica must not replace them).
    */
-  saveInsights(revision: number, analyser: string, gzipped: Buffer): Promise<void>;
+  saveKept(revision: number, name: string, bytes: Buffer): Promise<void>;
 }
 
 /** What /healthz asks of the store. */
@@ -97,6 +99,6 @@ export interface HealthStore {
 }
 
 /** One open database: every concern over it, and how to close it. */
-export interface Store extends ReviewStore, HubStore, McpSessionStore, RateLimitStore, SettingsStore, HealthStore, InsightsStore {
+export interface Store extends ReviewStore, HubStore, McpSessionStore, RateLimitStore, SettingsStore, HealthStore, KeptStore {
   close(): Promise<void>;
 }

@@ -67,4 +67,7 @@ export const postgresMigrations: readonly string[] = [
    CREATE INDEX hub_verifications_by_client ON hub_verifications (client);`,
   // What a revision computed for its insights (gzipped JSON), keyed by revision and analyser version; one row, the newest.
   `CREATE TABLE insights_documents (revision BIGINT NOT NULL, analyser TEXT NOT NULL, document BYTEA NOT NULL, PRIMARY KEY (revision, analyser));`,
+  // What a revision made, kept by name (insights, published bytes, compressed forms); replaces insights_documents, whose entries are made again.
+  `DROP TABLE insights_documents;
+   CREATE TABLE kept (revision BIGINT NOT NULL, name TEXT NOT NULL, bytes BYTEA NOT NULL, PRIMARY KEY (revision, name));`,
 ];

@@ -6,7 +6,7 @@
 import pg from 'pg';
 import type { Store } from '../store.js';
 import { postgresHubStore } from './hub.js';
-import { postgresInsightsStore } from './insights.js';
+import { postgresKeptStore } from './kept.js';
 import { postgresMcpSessionStore } from './mcp-sessions.js';
 import { postgresMigrations } from './migrations.js';
 import { postgresRateLimitStore } from './rate-limits.js';
@@ -62,7 +62,7 @@ export async function openPostgresStore(url: string): Promise<Store> {
     ...postgresMcpSessionStore(pool),
     ...postgresRateLimitStore(pool),
     ...postgresSettingsStore(pool),
-    ...postgresInsightsStore(pool),
+    ...postgresKeptStore(pool),
     async checkHealth() {
       await pool.query("SELECT value FROM meta WHERE key = 'revision'");
     },

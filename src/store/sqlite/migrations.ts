@@ -71,4 +71,7 @@ export const sqliteMigrations: readonly string[] = [
    CREATE INDEX hub_verifications_by_client ON hub_verifications (client);`,
   // What a revision computed for its insights (gzipped JSON), keyed by revision and analyser version; one row, the newest.
   `CREATE TABLE insights_documents (revision INTEGER NOT NULL, analyser TEXT NOT NULL, document BLOB NOT NULL, PRIMARY KEY (revision, analyser)) WITHOUT ROWID;`,
+  // What a revision made, kept by name (insights, published bytes, compressed forms); replaces insights_documents, whose entries are made again.
+  `DROP TABLE insights_documents;
+   CREATE TABLE kept (revision INTEGER NOT NULL, name TEXT NOT NULL, bytes BLOB NOT NULL, PRIMARY KEY (revision, name)) WITHOUT ROWID;`,
 ];

@@ -4,7 +4,7 @@ import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import type { Store } from '../store.js';
 import { sqliteHubStore } from './hub.js';
-import { sqliteInsightsStore } from './insights.js';
+import { sqliteKeptStore } from './kept.js';
 import { sqliteMcpSessionStore } from './mcp-sessions.js';
 import { sqliteMeta } from './meta.js';
 import { sqliteMigrations } from './migrations.js';
@@ -60,7 +60,7 @@ export function openSqliteStore(path: string): Store {
     ...sqliteMcpSessionStore(db),
     ...sqliteRateLimitStore(db),
     ...sqliteSettingsStore(db, meta),
-    ...sqliteInsightsStore(db),
+    ...sqliteKeptStore(db),
     async checkHealth() {
       checkHealth(db, path);
     },
