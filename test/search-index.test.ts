@@ -163,4 +163,21 @@ describe('indexed search', () => {
     );
     assert.ok(ordered >= 200, `only ${ordered} of 2,000 runs had hits whose order matters`);
   });
+
+  it('an index read from the bytes a prepared one keeps returns what a full scan returns', async () => {
+    const now = () => Promise.resolve();
+    await fc.assert(
+      fc.asyncProperty(reviews, query, async (rs, q) => {
+        const search = q as SearchQuery;
+        if (search.since && search.until && search.since > search.until) [search.since, search.until] = [search.until, search.since];
+        const built = buildReviewIndex(BUSINESS, rs, 'kept');
+        assert.equal(await built.prepare(now, null, 7), true, 'made');
+        const read = buildReviewIndex(BUSINESS, rs, 'kept');
+        assert.equal(await read.prepare(now, built.preparedBytes()), false, 'read, not made');
+        const { next_cursor: _, ...rest } = searchReviews(read, search);
+        assert.deepEqual(rest, oracle(BUSINESS, rs, search));
+      }),
+      { numRuns: 500 },
+    );
+  });
 });

@@ -138,13 +138,33 @@ describe('what a snapshot prepares is what it would build on first use', () => {
 
   it('prepared technician and service filters find what filters built on first use find', async () => {
     const prepared = buildReviewIndex(BUSINESS, REVIEWS, 'x');
-    await prepared.prepare(() => yieldToLoop(), 3);
+    await prepared.prepare(() => yieldToLoop(), null, 3);
     const lazy = buildReviewIndex(BUSINESS, REVIEWS, 'x');
     for (const q of [{ mentions_technician: 'Al' }, { mentions_technician: 'beatrice' }, { mentions_service: 'ac_repair' }, { mentions_service: 'drain' }, { mentions_technician: 'Zed' }]) {
       const ids = (index: typeof lazy) => searchReviews(index, { limit: 50, sort: 'newest', ...q }).reviews.map((r) => r.id);
       assert.deepEqual(ids(prepared), ids(lazy), JSON.stringify(q));
     }
     assert.ok(searchReviews(prepared, { limit: 50, sort: 'newest', mentions_technician: 'Al' }).reviews.length > 0);
+  });
+
+  it('kept search bytes that do not fit the reviews are not read: the index is made again', async () => {
+    const pause = () => yieldToLoop();
+    const built = buildReviewIndex(BUSINESS, REVIEWS, 'x');
+    await built.prepare(pause);
+    const bytes = built.preparedBytes();
+    for (const [what, index, kept] of [
+      ['fewer reviews', buildReviewIndex(BUSINESS, REVIEWS.slice(1), 'y'), bytes],
+      ['cut short', buildReviewIndex(BUSINESS, REVIEWS, 'x'), bytes.subarray(0, bytes.length - 1)],
+      ['not an index', buildReviewIndex(BUSINESS, REVIEWS, 'x'), Buffer.from('{}\n')],
+      ['keys not JSON', buildReviewIndex(BUSINESS, REVIEWS, 'x'), Buffer.concat([bytes.subarray(0, 4 + bytes.readUInt32LE(0)), Buffer.from('[nope\n')])],
+    ] as const) {
+      assert.equal(await index.prepare(pause, kept), true, what);
+      assert.deepEqual(
+        searchReviews(index, { limit: 50, sort: 'newest', query: 'on time' }).reviews.map((r) => r.id),
+        searchReviews(buildReviewIndex(BUSINESS, index.reviews, 'z'), { limit: 50, sort: 'newest', query: 'on time' }).reviews.map((r) => r.id),
+        what,
+      );
+    }
   });
 });
 

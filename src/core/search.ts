@@ -84,7 +84,7 @@ export class ReviewIndex {
   }
 
   words(): WordIndex {
-    this.wordIndex ??= new WordIndex(this.lowerText);
+    this.wordIndex ??= WordIndex.build(this.lowerText);
     return this.wordIndex;
   }
 
@@ -127,9 +127,16 @@ export class ReviewIndex {
    * and a filter per technician and per service of the business profile (a search naming one, by
    * name or alias, uses the same matcher). `pause` is awaited between chunks of reviews, so the
    * caller's event loop stays free while they are made (about a second per filter at 1M reviews).
+   * `kept`: preparedBytes() of an index over the same reviews (kept with their revision): what it
+   * holds is read instead of made; bytes that do not fit are ignored. True when anything was made.
    */
-  async prepare(pause: () => Promise<void>, chunk = 20_000): Promise<void> {
-    this.words();
+  async prepare(pause: () => Promise<void>, kept: Uint8Array | null = null, chunk = 20_000): Promise<boolean> {
+    if (kept) this.readPrepared(kept);
+    let made = false;
+    if (!this.wordIndex) {
+      this.wordIndex = await WordIndex.make(this.lowerText, pause, chunk);
+      made = true;
+    }
     const names = [
       ...this.business.technicians.map((t) => technicianNames(this.business, t.name)),
       ...this.business.services.map((s) => serviceTerms(this.business, s.id)),
@@ -149,7 +156,38 @@ export class ReviewIndex {
         }
       }
       this.prepared.set(key, filterOf(mask));
+      made = true;
     }
+    return made;
+  }
+
+  /** What prepare made, as bytes: the word index's length and bytes, the prepared filters' keys (a line of JSON), then their masks in turn. */
+  preparedBytes(): Buffer {
+    const words = this.words().toBytes();
+    const keys = Buffer.from(`${JSON.stringify([...this.prepared.keys()])}\n`);
+    const head = Buffer.alloc(4);
+    head.writeUInt32LE(words.length);
+    return Buffer.concat([head, words, keys, ...[...this.prepared.values()].map((f) => f.mask)]);
+  }
+
+  private readPrepared(kept: Uint8Array): void {
+    if (kept.length < 4) return;
+    const wordsLength = new DataView(kept.buffer, kept.byteOffset, kept.byteLength).getUint32(0, true);
+    const keysAt = 4 + wordsLength;
+    const newline = kept.indexOf(0x0a, keysAt);
+    if (newline < 0) return;
+    let keys: unknown;
+    try {
+      keys = JSON.parse(new TextDecoder().decode(kept.subarray(keysAt, newline)));
+    } catch {
+      return;
+    }
+    const n = this.reviews.length;
+    if (!Array.isArray(keys) || !keys.every((k) => typeof k === 'string') || kept.length !== newline + 1 + keys.length * n) return;
+    const words = WordIndex.fromBytes(kept.subarray(4, keysAt), this.lowerText);
+    if (!words) return;
+    this.wordIndex = words;
+    keys.forEach((key: string, k) => this.prepared.set(key, filterOf(new Uint8Array(kept.subarray(newline + 1 + k * n, newline + 1 + (k + 1) * n)))));
   }
 
   /** Reviews whose lower-cased text contains `needle` (lower-cased). */

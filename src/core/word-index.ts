@@ -1,6 +1,45 @@
 /** A word: a maximal run of letters and digits. Text and needle are split the same way. */
 const WORD = /[\p{L}\p{N}]+/gu;
 
+/** One letter or digit (a code point); `WORD` is runs of these. */
+const WORD_CHAR = /^[\p{L}\p{N}]$/u;
+
+/** Whether each ASCII code is a letter or digit. */
+const ASCII_WORD = Uint8Array.from({ length: 128 }, (_, c) => Number(WORD_CHAR.test(String.fromCharCode(c))));
+
+/** Non-ASCII code points seen, and whether each is a letter or digit: reviews use few of them. */
+const otherWordChars = new Map<number, boolean>();
+
+function isWordCodePoint(cp: number): boolean {
+  if (cp < 128) return ASCII_WORD[cp] === 1;
+  let word = otherWordChars.get(cp);
+  if (word === undefined) {
+    word = WORD_CHAR.test(String.fromCodePoint(cp));
+    if (otherWordChars.size < 65_536) otherWordChars.set(cp, word);
+  }
+  return word;
+}
+
+/**
+ * Calls `each` with every word of `text`, as `text.matchAll(WORD)` finds them, without a match
+ * object per word: building the index at 100k reviews spent most of its time making those.
+ */
+function forEachWord(text: string, each: (word: string) => void): void {
+  let start = -1;
+  for (let i = 0; i < text.length; ) {
+    const cp = text.codePointAt(i)!;
+    const width = cp > 0xffff ? 2 : 1;
+    if (isWordCodePoint(cp)) {
+      if (start < 0) start = i;
+    } else if (start >= 0) {
+      each(text.slice(start, i));
+      start = -1;
+    }
+    i += width;
+  }
+  if (start >= 0) each(text.slice(start));
+}
+
 /** Below this many candidates from whole-word lookups, scanning the vocabulary for partial words is not worth it. */
 const FEW = 256;
 
@@ -10,22 +49,97 @@ const FEW = 256;
  * the caller still checks each candidate, so the index only has to never miss one.
  */
 export class WordIndex {
-  private readonly postings = new Map<string, Int32Array>();
   /** Every distinct word between newlines: one indexOf scan finds the words containing a part. */
   private readonly vocabulary: string;
 
-  constructor(private readonly lowerText: readonly string[]) {
+  private constructor(
+    private readonly lowerText: readonly string[],
+    private readonly postings: Map<string, Int32Array>,
+  ) {
+    this.vocabulary = `\n${[...postings.keys()].join('\n')}\n`;
+  }
+
+  /** Built at once, on the caller's turn of the event loop. */
+  static build(lowerText: readonly string[]): WordIndex {
+    const steps = WordIndex.steps(lowerText, lowerText.length);
+    for (let step = steps.next(); ; step = steps.next()) if (step.done) return step.value;
+  }
+
+  /** Built `chunk` reviews at a time, awaiting `pause` between chunks so the caller's event loop stays free. */
+  static async make(lowerText: readonly string[], pause: () => Promise<void>, chunk: number): Promise<WordIndex> {
+    const steps = WordIndex.steps(lowerText, chunk);
+    for (let step = steps.next(); ; step = steps.next()) {
+      if (step.done) return step.value;
+      await pause();
+    }
+  }
+
+  private static *steps(lowerText: readonly string[], chunk: number): Generator<void, WordIndex> {
     const lists = new Map<string, number[]>();
     for (let i = 0; i < lowerText.length; i++) {
-      for (const m of lowerText[i]!.matchAll(WORD)) {
-        let list = lists.get(m[0]);
-        if (list === undefined) lists.set(m[0], (list = []));
+      forEachWord(lowerText[i]!, (word) => {
+        let list = lists.get(word);
+        if (list === undefined) lists.set(word, (list = []));
         // Positions arrive in order, so a repeat of the word in this review is the last entry.
         if (list[list.length - 1] !== i) list.push(i);
-      }
+      });
+      if (i % chunk === chunk - 1) yield;
     }
-    for (const [word, list] of lists) this.postings.set(word, Int32Array.from(list));
-    this.vocabulary = `\n${[...this.postings.keys()].join('\n')}\n`;
+    const postings = new Map<string, Int32Array>();
+    for (const [word, list] of lists) postings.set(word, Int32Array.from(list));
+    return new WordIndex(lowerText, postings);
+  }
+
+  /**
+   * The index as bytes, to keep with its revision: how many reviews, words and positions, the
+   * vocabulary (UTF-8, one word per line, padded to 4 bytes), each word's count of positions and
+   * every word's positions in turn. fromBytes reads it back.
+   */
+  toBytes(): Buffer {
+    const vocabulary = Buffer.from([...this.postings.keys()].join('\n'));
+    const padded = Math.ceil(vocabulary.length / 4) * 4;
+    const words = this.postings.size;
+    let total = 0;
+    for (const list of this.postings.values()) total += list.length;
+    const out = Buffer.alloc(16 + padded + 4 * (words + total));
+    out.writeUInt32LE(this.lowerText.length, 0);
+    out.writeUInt32LE(words, 4);
+    out.writeUInt32LE(total, 8);
+    out.writeUInt32LE(vocabulary.length, 12);
+    vocabulary.copy(out, 16);
+    const numbers = new Int32Array(out.buffer, out.byteOffset + 16 + padded, words + total);
+    let at = words;
+    let w = 0;
+    for (const list of this.postings.values()) {
+      numbers[w++] = list.length;
+      numbers.set(list, at);
+      at += list.length;
+    }
+    return out;
+  }
+
+  /** An index read from toBytes() of the same texts, or null when the bytes do not describe `lowerText.length` reviews whole. */
+  static fromBytes(bytes: Uint8Array, lowerText: readonly string[]): WordIndex | null {
+    if (bytes.length < 16) return null;
+    const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    const [reviews, words, total, vocabularyBytes] = [0, 4, 8, 12].map((at) => view.getUint32(at, true)) as [number, number, number, number];
+    const padded = Math.ceil(vocabularyBytes / 4) * 4;
+    if (reviews !== lowerText.length || bytes.length !== 16 + padded + 4 * (words + total)) return null;
+    const vocabulary = new TextDecoder().decode(bytes.subarray(16, 16 + vocabularyBytes));
+    const list = words === 0 ? [] : vocabulary.split('\n');
+    if (list.length !== words) return null;
+    // Copied once, so the positions are aligned whatever the offset of the bytes given.
+    const numbers = new Int32Array(words + total);
+    new Uint8Array(numbers.buffer).set(bytes.subarray(16 + padded));
+    const postings = new Map<string, Int32Array>();
+    let at = words;
+    for (let w = 0; w < words; w++) {
+      const count = numbers[w]!;
+      if (count <= 0 || at + count > numbers.length) return null;
+      postings.set(list[w]!, numbers.subarray(at, at + count));
+      at += count;
+    }
+    return at === numbers.length && postings.size === words ? new WordIndex(lowerText, postings) : null;
   }
 
   /**

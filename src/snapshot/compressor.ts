@@ -1,5 +1,6 @@
 /** Compression of response bodies: small ones at once, large ones on the thread pool, a few at a time. */
-import { brotliCompressSync, constants, createBrotliCompress, createGzip, gzipSync, type BrotliOptions, type ZlibOptions } from 'node:zlib';
+import { brotliCompressSync, constants, createBrotliCompress, createGzip, gunzip, gzipSync, type BrotliOptions, type ZlibOptions } from 'node:zlib';
+import { promisify } from 'node:util';
 import { Readable } from 'node:stream';
 import { buffer } from 'node:stream/consumers';
 import { pipeline } from 'node:stream/promises';
@@ -72,3 +73,15 @@ class Compressor {
 }
 
 export const compressor = new Compressor();
+
+const gunzipAsync = promisify(gunzip);
+
+/**
+ * Decompresses a kept gzip body on the thread pool into one buffer sized from its trailer (ISIZE,
+ * the length modulo 2^32), so tens of megabytes are not gathered in 16 KiB pieces and copied
+ * again; a wrong size only means more pieces.
+ */
+export function gunzipWhole(gz: Buffer): Promise<Buffer> {
+  const size = gz.length >= 18 ? gz.readUInt32LE(gz.length - 4) : 0;
+  return gunzipAsync(gz, { chunkSize: Math.max(CHUNK_BYTES, size) });
+}

@@ -1,10 +1,10 @@
 /** The insights document as JSON bytes, made a chunk of per_review at a time, its kept (gzipped) form, and reading it back without parsing per_review. */
-import { gunzip, gzip } from 'node:zlib';
+import { gzip } from 'node:zlib';
 import { promisify } from 'node:util';
+import { gunzipWhole } from './compressor.js';
 import type { Insights, InsightsOverview, PerReview } from '../core/schema/insights.js';
 
 const gzipAsync = promisify(gzip);
-const gunzipAsync = promisify(gunzip);
 
 /** per_review entries serialised per step: a few milliseconds of work. */
 const CHUNK = 2000;
@@ -41,7 +41,7 @@ export function packInsights(json: Buffer): Promise<Buffer> {
 }
 
 export function unpackInsights(packed: Buffer): Promise<Buffer> {
-  return gunzipAsync(packed);
+  return gunzipWhole(packed);
 }
 
 /** Review ids located per step of reading a kept document: a few milliseconds of work. */

@@ -7,11 +7,10 @@ import type { Business } from '../core/schema/business.js';
 import type { KeptStore, RevisionInfo, StoredData } from '../store/store.js';
 import { BodyCaches, type BodyCache } from './body-cache.js';
 import { buildRepresentation, type Coding, type Representation } from './representation.js';
+import { gunzipWhole } from './compressor.js';
 import { escapeAsJsonString, ReviewBytes } from './review-bytes.js';
 import { createHash } from 'node:crypto';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
-import { promisify } from 'node:util';
-import { gunzip } from 'node:zlib';
 import { BUILD_DIGEST } from './build-digest.js';
 import { InsightsBytes, insightsJson, packInsights, unpackInsights } from './insights-bytes.js';
 
@@ -25,8 +24,6 @@ import type { TopicPath } from '../core/feeds/websub-topics.js';
 
 /** JSON is UTF-8 by definition (RFC 8259), so no charset parameter: hub deliveries repeat this type byte for byte. */
 const JSON_TYPE = 'application/json';
-
-const gunzipAsync = promisify(gunzip);
 
 /** The name under which the store keeps something of a revision: made by this build, for this public origin. */
 export const keptName = (what: string, baseUrl = ''): string => `${what}:${BUILD_DIGEST}:${baseUrl}`;
@@ -125,11 +122,15 @@ export class Snapshot {
    * Builds before the snapshot is served what its readers would otherwise build on first use,
    * a step at a time with the event loop free in between: the search filters of the roster, the
    * published reviews' bytes (/reviews.json and every `since` answer) and their compressed forms,
-   * the feeds and the insights document. The published bytes and their compressed forms are kept
-   * in the store for this revision, build and origin, so a restart reads them instead.
+   * the feeds and the insights document. The search index's prepared parts, the published bytes
+   * and their compressed forms are kept in the store for this revision, build (and origin), so a
+   * restart reads them instead.
    */
   async prepareDocuments(baseUrl: string, store: KeptStore): Promise<void> {
-    await this.index.prepare(pause);
+    const searchName = keptName('search index');
+    if (await this.index.prepare(pause, await store.loadKept(this.revision.revision, searchName))) {
+      await store.saveKept(this.revision.revision, searchName, this.index.preparedBytes());
+    }
     if (this.reviewBytes?.baseUrl !== baseUrl) {
       this.reviewBytes = (await this.keptReviewBytes(baseUrl, store)) ?? (await ReviewBytes.make(this.business, this.aggregate, this.index.reviews, baseUrl, pause));
     }
@@ -181,7 +182,7 @@ export class Snapshot {
     const revision = this.revision.revision;
     const [gzip, index, br] = await Promise.all(['gzip', 'index', 'br'].map((what) => store.loadKept(revision, keptName(`/reviews.json ${what}`, baseUrl))));
     if (!gzip || !index) return null;
-    const bytes = ReviewBytes.fromKept(await gunzipAsync(gzip), index, this.index.reviews.length, baseUrl);
+    const bytes = ReviewBytes.fromKept(await gunzipWhole(gzip), index, this.index.reviews.length, baseUrl);
     if (bytes) this.reviewCodings = br ? { gzip, br } : { gzip };
     return bytes;
   }
