@@ -8,7 +8,7 @@ import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import { describe, it } from 'node:test';
 import { buildInsights } from '../src/core/insights/build.js';
 import { buildReviewIndex, searchReviews } from '../src/core/search.js';
-import { insightsJson } from '../src/snapshot/insights-bytes.js';
+import { InsightsBytes, insightsJson } from '../src/snapshot/insights-bytes.js';
 import { INSIGHTS_KEPT, keptName } from '../src/snapshot/snapshot.js';
 import { request } from 'undici';
 import { gunzipSync, gzipSync } from 'node:zlib';
@@ -134,6 +134,23 @@ describe('what a snapshot prepares is what it would build on first use', () => {
     const many = Array.from({ length: 4500 }, (_, i) => ({ ...REVIEWS[i % REVIEWS.length]!, id: `01K${String(i).padStart(23, '0')}` }));
     const doc = buildInsights(BUSINESS, many, '2026-01-01T00:00:00.000Z');
     assert.ok((await insightsJson(doc, () => yieldToLoop())).equals(Buffer.from(JSON.stringify(doc))));
+  });
+
+  it('kept spans read a document as locating its analyses does; spans that do not fit it are not used', async () => {
+    const doc = buildInsights(BUSINESS, REVIEWS, '2026-01-01T00:00:00.000Z');
+    const json = await insightsJson(doc, () => yieldToLoop());
+    const ids = [...REVIEWS.map((r) => r.id), 'no-such-review'];
+    const located = InsightsBytes.readNow(json, ids);
+    const spans = located.spansBytes();
+    const read = InsightsBytes.withSpans(json, ids, spans);
+    assert.ok(read);
+    ids.forEach((id, i) => assert.deepEqual(read.analysis(i), doc.per_review[id], id));
+    assert.equal(read.analysis(ids.length - 1), undefined, 'no-such-review');
+    assert.deepEqual(read.overview, located.overview);
+    const shifted = Buffer.from(spans);
+    shifted.writeDoubleLE(shifted.readDoubleLE(0) + 1, 0);
+    assert.equal(InsightsBytes.withSpans(json, ids, shifted), null, 'a span not on an object');
+    assert.equal(InsightsBytes.withSpans(json, ids.slice(1), spans), null, 'spans of other reviews');
   });
 
   it('prepared technician and service filters find what filters built on first use find', async () => {

@@ -54,12 +54,11 @@ const LOCATE_CHUNK = 10_000;
  * at 100k reviews and held every entry as objects besides the bytes.
  */
 export class InsightsBytes {
-  /** Where each review's analysis lies in `json`: start and end of its JSON object. */
-  private readonly spans = new Map<string, { from: number; to: number }>();
-
   private constructor(
     readonly json: Buffer,
     readonly overview: InsightsOverview,
+    /** At 2i and 2i + 1: where the analysis of the review at position i (of the ids it was read with) starts and ends in `json` (-1 when it has none). */
+    private readonly spans: Float64Array,
   ) {}
 
   /** Reads a document made by insightsJson, locating the analyses of `ids` a chunk at a time with `pause` awaited between chunks. */
@@ -77,7 +76,31 @@ export class InsightsBytes {
     for (let step = steps.next(); ; step = steps.next()) if (step.done) return step.value;
   }
 
-  private static *steps(json: Buffer, ids: readonly string[]): Generator<void, InsightsBytes> {
+  /**
+   * Reads a document with the spans spansBytes() gave for it (kept in the store beside it), or
+   * null when they do not fit it: each span must lie within per_review and hold a JSON object.
+   */
+  static withSpans(json: Buffer, ids: readonly string[], kept: Buffer): InsightsBytes | null {
+    if (kept.length !== ids.length * 16) return null;
+    const { open, close, overview } = InsightsBytes.outer(json);
+    const spans = new Float64Array(ids.length * 2);
+    new Uint8Array(spans.buffer).set(kept);
+    for (let i = 0; i < spans.length; i += 2) {
+      const from = spans[i]!;
+      const to = spans[i + 1]!;
+      if (from === -1 && to === -1) continue;
+      if (!(from > open && to > from && to <= close) || json[from] !== 0x7b || json[to - 1] !== 0x7d) return null;
+    }
+    return new InsightsBytes(json, overview, spans);
+  }
+
+  /** Where each analysis lies, as bytes to keep beside the document (see withSpans). */
+  spansBytes(): Buffer {
+    return Buffer.from(this.spans.buffer, this.spans.byteOffset, this.spans.byteLength);
+  }
+
+  /** Where per_review's object opens and closes, and the document without it, parsed. */
+  private static outer(json: Buffer): { open: number; close: number; overview: InsightsOverview } {
     // `"per_review":{` and `,"faq":[` can only be the top-level keys: inside a JSON string every quote is escaped.
     const open = json.indexOf('"per_review":{') + '"per_review":'.length;
     const close = json.lastIndexOf(',"faq":[') - 1;
@@ -85,31 +108,39 @@ export class InsightsBytes {
     const rest = Buffer.concat([json.subarray(0, open + 1), json.subarray(close)]);
     const overview = JSON.parse(rest.toString('utf8')) as Partial<Insights>;
     delete overview.per_review;
-    const kept = new InsightsBytes(json, overview as InsightsOverview);
+    return { open, close, overview: overview as InsightsOverview };
+  }
+
+  private static *steps(json: Buffer, ids: readonly string[]): Generator<void, InsightsBytes> {
+    const { open, close, overview } = InsightsBytes.outer(json);
     yield;
     // Entries are `"id":{...}` in the order of the reviews analysed; inside an entry no object follows
     // a key that could be a review id, so `"id":{` is that review's entry wherever it is found.
-    const starts: { id: string; at: number; from: number }[] = [];
+    const starts: { i: number; at: number; from: number }[] = [];
     let hint = open + 1;
     for (let i = 0; i < ids.length; i++) {
       const key = `${JSON.stringify(ids[i])}:{`;
       let at = json.indexOf(key, hint);
       if (at < 0 || at > close) at = json.indexOf(key, open + 1);
       if (at >= 0 && at < close) {
-        starts.push({ id: ids[i]!, at, from: at + Buffer.byteLength(key) - 1 });
+        starts.push({ i, at, from: at + Buffer.byteLength(key) - 1 });
         hint = at + key.length;
       }
       if (i % LOCATE_CHUNK === LOCATE_CHUNK - 1) yield;
     }
     starts.sort((a, b) => a.at - b.at);
+    const spans = new Float64Array(ids.length * 2).fill(-1);
     // An entry ends where the next one's key starts (less the comma), the last where per_review closes.
-    starts.forEach((s, i) => kept.spans.set(s.id, { from: s.from, to: i + 1 < starts.length ? starts[i + 1]!.at - 1 : close }));
-    return kept;
+    starts.forEach((s, k) => {
+      spans[2 * s.i] = s.from;
+      spans[2 * s.i + 1] = k + 1 < starts.length ? starts[k + 1]!.at - 1 : close;
+    });
+    return new InsightsBytes(json, overview, spans);
   }
 
-  /** The analysis of one review, parsed from the bytes; undefined when the document has none for it. */
-  analysis(id: string): PerReview | undefined {
-    const span = this.spans.get(id);
-    return span ? (JSON.parse(this.json.toString('utf8', span.from, span.to)) as PerReview) : undefined;
+  /** The analysis of the review at position `i` of the ids it was read with, parsed from the bytes; undefined when the document has none for it. */
+  analysis(i: number): PerReview | undefined {
+    if (!(this.spans[2 * i]! >= 0)) return undefined;
+    return JSON.parse(this.json.toString('utf8', this.spans[2 * i], this.spans[2 * i + 1])) as PerReview;
   }
 }

@@ -29,11 +29,13 @@ export function sqliteReviewStore(db: Database.Database, path: string, { getMeta
     async load(): Promise<StoredData> {
       const read = db.transaction((): StoredData => {
         const business = getMeta.get('business');
-        const rows = db.prepare('SELECT json FROM reviews ORDER BY date DESC, id DESC').pluck().all() as string[];
+        // Row by row: each row's JSON text is garbage as soon as it is parsed, not held until all are (about 50 MiB less at 100k reviews).
+        const reviews: Review[] = [];
+        for (const json of db.prepare('SELECT json FROM reviews ORDER BY date DESC, id DESC').pluck().iterate() as Iterable<string>) reviews.push(JSON.parse(json) as Review);
         return {
           revision: readRevision(),
           business: business ? (JSON.parse(business.value) as Business) : null,
-          reviews: rows.map((j) => JSON.parse(j) as Review),
+          reviews,
         };
       });
       return read.deferred();
