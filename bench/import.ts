@@ -48,6 +48,12 @@ interface Run {
   restartPeak: number;
 }
 
+/**
+ * One public origin for both starts, as a deployment has: the published reviews' bytes are kept
+ * per origin, and without BASE_URL each start's origin would name its own (free) port.
+ */
+const PUBLIC = { BASE_URL: 'https://reviews.example.com' };
+
 const load = () => loadavg().map((l) => l.toFixed(1)).join(' / ');
 
 async function run(name: string, root: string): Promise<Run> {
@@ -58,7 +64,7 @@ async function run(name: string, root: string): Promise<Run> {
   const importMs = performance.now() - i0;
 
   const inspectPort = await freePort();
-  const service = await startService(database, { NODE_OPTIONS: `--inspect=127.0.0.1:${inspectPort}` }, root);
+  const service = await startService(database, { ...PUBLIC, NODE_OPTIONS: `--inspect=127.0.0.1:${inspectPort}` }, root);
   for (const path of ['/reviews.json', '/api/feed.json', '/feed.xml', '/insights.json', '/api/reviews/search?query=on%20time']) {
     const res = await fetch(`${service.url}${path}`, { headers: { 'accept-encoding': 'br' } });
     await res.arrayBuffer();
@@ -71,7 +77,7 @@ async function run(name: string, root: string): Promise<Run> {
   inspector.close();
   await service.stop();
 
-  const again = await startService(database, {}, root);
+  const again = await startService(database, PUBLIC, root);
   const restart = { ms: again.startupMs, cpu: again.startupCpuMs, peak: again.peakRssMiB() };
   await again.stop();
   return { load: `${before} -> ${load()}`, importMs, startMs: service.startupMs, startCpuMs: service.startupCpuMs, peak, settled, live, restartMs: restart.ms, restartCpuMs: restart.cpu, restartPeak: restart.peak };
