@@ -11,7 +11,7 @@ import { buildReviewIndex, searchReviews } from '../src/core/search.js';
 import { InsightsBytes, insightsJson } from '../src/snapshot/insights-bytes.js';
 import { INSIGHTS_KEPT, keptName } from '../src/snapshot/snapshot.js';
 import { request } from 'undici';
-import { gunzipSync, gzipSync } from 'node:zlib';
+import { brotliCompressSync, constants, gunzipSync, gzipSync } from 'node:zlib';
 import { buildDigest } from '../src/snapshot/build-digest.js';
 import { BUSINESS, REVIEWS } from './fixtures/data.js';
 import { eventually, freshDatabase, openTestStore, startTestService, type TestService } from './helpers.js';
@@ -40,10 +40,19 @@ describe('insights kept per revision in the store', () => {
     } finally {
       await first.close();
     }
+    // Its brotli form kept at another quality: the same content, other bytes, so serving them shows they were read.
+    const store = await openTestStore(database);
+    const { revision } = await store.getRevision();
+    const br = brotliCompressSync(before.body, { params: { [constants.BROTLI_PARAM_QUALITY]: 1 } });
+    await store.saveKept(revision, keptName('/insights.json br'), br);
+    await store.close();
     const second = await startTestService({ database });
     try {
       assert.equal(await analysed(second), 0, 'the restart analyses none');
       assert.deepEqual(await insights(second), before, 'the same bytes and ETag');
+      const coded = await request(`${second.url}/insights.json`, { headers: { 'accept-encoding': 'br' } });
+      assert.equal(coded.headers['content-encoding'], 'br');
+      assert.deepEqual(Buffer.from(await coded.body.arrayBuffer()), br, 'the kept brotli form is served');
       assert.equal(await analysed(second), 0, 'nor on first use');
     } finally {
       await second.close();

@@ -34,6 +34,9 @@ export const keptName = (what: string, baseUrl = ''): string => `${what}:${BUILD
  */
 export const INSIGHTS_KEPT = keptName('/insights.json');
 
+/** That document's brotli coding (made off the event loop before the revision is served). */
+const INSIGHTS_BR = keptName('/insights.json br');
+
 /** Where each review's analysis lies in that document, kept beside it so a restart does not search 46 MB for them at 100k reviews. */
 const INSIGHTS_SPANS = keptName('/insights.json spans');
 
@@ -68,6 +71,8 @@ export class Snapshot {
   private insightsKept: InsightsBytes | null = null;
   /** The kept (gzipped) form of that document: its gzip coding as served. */
   private insightsGzip: Buffer | undefined;
+  /** Its brotli coding when the store kept it, until the document's representation takes it. */
+  private insightsBr: Buffer | undefined;
   /** The published reviews serialised once (for one public origin): /reviews.json and every date answer are made of them. */
   private reviewBytes: ReviewBytes | null = null;
   /** /reviews.json's compressed forms loaded from the store, until its representation takes them. */
@@ -102,8 +107,9 @@ export class Snapshot {
    */
   async prepareInsights(store: KeptStore): Promise<'loaded' | 'analysed'> {
     const revision = this.revision.revision;
-    const [kept, spans] = await Promise.all([store.loadKept(revision, INSIGHTS_KEPT), store.loadKept(revision, INSIGHTS_SPANS)]);
+    const [kept, spans, br] = await Promise.all([INSIGHTS_KEPT, INSIGHTS_SPANS, INSIGHTS_BR].map((name) => store.loadKept(revision, name)));
     if (kept) {
+      this.insightsBr = br ?? undefined;
       const json = await unpackInsights(kept);
       const ids = this.reviewIds();
       const fromSpans = spans && InsightsBytes.withSpans(json, ids, spans);
@@ -161,7 +167,11 @@ export class Snapshot {
     this.idPositions();
     // The MCP resources (escaped copies of the two largest documents) are made on their first
     // read, a megabyte at a time: made ahead they doubled what a start costs and holds.
-    this.insightsDocument();
+    const keptBr = this.insightsBr !== undefined;
+    const insights = this.insightsDocument();
+    await insights.encode('br');
+    const br = insights.coded('br');
+    if (br && !keptBr) await store.saveKept(this.revision.revision, INSIGHTS_BR, br);
   }
 
   /** The review with this id, if this revision has it. */
@@ -254,7 +264,11 @@ export class Snapshot {
   /** /insights.json as served. */
   insightsDocument(): Representation {
     // The snapshot holds the bytes for its readers of per_review; the cache holds the same buffer and its compressed forms.
-    return this.memo('insights', () => buildRepresentation(this.keptInsights().json, JSON_TYPE, this.lastModified, 'now', undefined, this.insightsGzip ? { gzip: this.insightsGzip } : {}));
+    return this.memo('insights', () => {
+      const made = { ...(this.insightsGzip && { gzip: this.insightsGzip }), ...(this.insightsBr && { br: this.insightsBr }) };
+      this.insightsBr = undefined;
+      return buildRepresentation(this.keptInsights().json, JSON_TYPE, this.lastModified, 'now', undefined, made);
+    });
   }
 
   /**
