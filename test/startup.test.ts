@@ -14,6 +14,7 @@ import { request } from 'undici';
 import { brotliCompressSync, constants, gunzipSync, gzipSync } from 'node:zlib';
 import { buildDigest } from '../src/snapshot/build-digest.js';
 import { BUSINESS, REVIEWS } from './fixtures/data.js';
+import { benchReviews } from '../bench/lib/dataset.js';
 import { eventually, freshDatabase, openTestStore, startTestService, type TestService } from './helpers.js';
 
 async function analysed(svc: TestService): Promise<number> {
@@ -134,6 +135,24 @@ describe('insights kept per revision in the store', () => {
       assert.equal(await svc.store.loadKept(999, INSIGHTS_KEPT), null);
     } finally {
       await svc.close();
+    }
+  });
+});
+
+describe('loading a revision', () => {
+  it('the store loads every review newest first, however many (PostgreSQL fetches them in batches)', async () => {
+    const reviews = benchReviews(12_345);
+    const store = await openTestStore(await freshDatabase());
+    try {
+      await store.importReviews({ reviews, replace: false, dryRun: false });
+      const loaded = (await store.load()).reviews;
+      assert.equal(loaded.length, reviews.length);
+      const order = (r: { date: string; id: string }) => `${r.date} ${r.id}`;
+      assert.deepEqual(loaded.map(order), reviews.map(order).sort().reverse());
+      const byId = new Map(reviews.map((r) => [r.id, r]));
+      assert.deepEqual(loaded[12_000], byId.get(loaded[12_000]!.id), 'a review of the last batch, whole');
+    } finally {
+      await store.close();
     }
   });
 });

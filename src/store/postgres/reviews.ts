@@ -12,6 +12,9 @@ const IMPORT_LOCK = 726_115_002;
 const BATCH = 1000;
 
 /** The review store over a pool; `stopListening` ends the LISTEN connection `subscribe` opened. */
+/** Reviews fetched per round trip while loading: a few megabytes of JSON. */
+const LOAD_BATCH = 5000;
+
 export function postgresReviewStore(pool: pg.Pool, url: string): ReviewStore & { stopListening(): Promise<void> } {
   let listener: pg.Client | null = null;
   const watchers = new Set<() => void>();
@@ -51,14 +54,22 @@ export function postgresReviewStore(pool: pg.Pool, url: string): ReviewStore & {
           // One snapshot for all three reads.
           await c.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
           const meta = (await c.query<{ key: string; value: string }>('SELECT key, value FROM meta')).rows;
-          const reviews = (await c.query<{ json: string }>('SELECT json FROM reviews ORDER BY date DESC, id DESC')).rows;
+          // In batches through a cursor: each batch's JSON texts are garbage once parsed, not all held
+          // at once, and the event loop runs between batches (the previous revision is still served).
+          await c.query('DECLARE reviews_in_order NO SCROLL CURSOR FOR SELECT json FROM reviews ORDER BY date DESC, id DESC');
+          const reviews: Review[] = [];
+          for (;;) {
+            const { rows } = await c.query<{ json: string }>(`FETCH ${LOAD_BATCH} FROM reviews_in_order`);
+            for (const row of rows) reviews.push(JSON.parse(row.json) as Review);
+            if (rows.length < LOAD_BATCH) break;
+          }
           await c.query('COMMIT');
           const get = (k: string) => meta.find((r) => r.key === k)?.value;
           const business = get('business');
           return {
             revision: { revision: Number(get('revision')), updated_at: get('updated_at')! },
             business: business ? (JSON.parse(business) as Business) : null,
-            reviews: reviews.map((r) => JSON.parse(r.json) as Review),
+            reviews,
           };
         } catch (err) {
           await c.query('ROLLBACK').catch(() => {});
