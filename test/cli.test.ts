@@ -1,15 +1,19 @@
 import assert from 'node:assert/strict';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import Database from 'better-sqlite3';
+import { z } from 'zod';
 import pg from 'pg';
+import { CSV_COLUMNS } from '../src/cli/formats/csv.js';
+import { GBP_SPELLINGS } from '../src/cli/formats/gbp.js';
 import { canonicalReview } from '../src/core/reviews.js';
+import { ReviewInputSchema } from '../src/core/schema/review.js';
 import { postgresMigrations } from '../src/store/postgres/migrations.js';
 import { sqliteMigrations } from '../src/store/sqlite/migrations.js';
 import { BUSINESS, REVIEWS } from './fixtures/data.js';
-import { TEST_STORE, eventually, freshDatabase, openTestStore, runCli, startTestService, tempDir } from './helpers.js';
+import { ROOT, TEST_STORE, eventually, freshDatabase, openTestStore, runCli, startTestService, tempDir } from './helpers.js';
 
 async function setup() {
   const dir = tempDir();
@@ -133,9 +137,9 @@ describe('reviewcast import', () => {
     const res = await runCli(['import', file], env);
     assert.equal(res.code, 1);
     assert.match(res.stderr, /2 invalid records \(3 problems\); nothing was imported/);
-    assert.match(res.stderr, /record 1 \(reviews\[1\]\), field rating: .*5/);
-    assert.match(res.stderr, /record 3 \(reviews\[3\]\), field date/);
-    assert.match(res.stderr, /record 3 \(reviews\[3\]\), field \(record\): unknown field\(s\): colour/);
+    assert.match(res.stderr, /record 2 \(\[1\]\), field rating: .*5/);
+    assert.match(res.stderr, /record 4 \(\[3\]\), field date/);
+    assert.match(res.stderr, /record 4 \(\[3\]\), field \(record\): unknown field\(s\): colour/);
     const data = await stored(db);
     assert.equal(data.reviews.length, 0);
     assert.equal(data.revision.revision, 0);
@@ -148,7 +152,7 @@ describe('reviewcast import', () => {
     const res = await runCli(['import', file], env);
     assert.equal(res.code, 1);
     assert.match(res.stderr, /1 invalid record; nothing was imported/);
-    assert.match(res.stderr, /CSV line 3, field rating/);
+    assert.match(res.stderr, /record 2 \(CSV line 3\), field rating: must be a whole number from 1 to 5; given "five"/);
     assert.equal((await stored(db)).reviews.length, 0);
     writeFileSync(file, 'author,stars\nX,5\n');
     const header = await runCli(['import', file], env);
@@ -168,9 +172,18 @@ describe('reviewcast import', () => {
     const b = await runCli(['import', broken], env);
     assert.equal(b.code, 1);
     assert.match(b.stderr, /not valid JSON/);
-    const missing = await runCli(['import', join(dir, 'missing.json')], env);
-    assert.equal(missing.code, 1);
-    assert.match(missing.stderr, /ENOENT|no such file/);
+    // A mistyped file name is a usage problem (exit 2), said in one line, and no database is made for it.
+    const never = join(dir, 'never.db');
+    const missing = await runCli(['import', join(dir, 'missing.json')], { DATABASE_URL: never });
+    assert.equal(missing.code, 2);
+    assert.equal(missing.stderr, `reviewcast import: cannot read ${join(dir, 'missing.json')}: no such file\n`);
+    assert.equal(existsSync(never), false);
+    const folder = await runCli(['import', dir], env);
+    assert.equal(folder.code, 2);
+    assert.equal(folder.stderr, `reviewcast import: cannot read ${dir}: it is a folder, not a file\n`);
+    const unwritable = await runCli(['export', join(dir, 'no-such-folder', 'out.json')], env);
+    assert.equal(unwritable.code, 2);
+    assert.equal(unwritable.stderr, `reviewcast export: cannot write ${join(dir, 'no-such-folder', 'out.json')}: no such folder\n`);
     const flag = await runCli(['import', dup, '--format', 'xml'], env);
     assert.equal(flag.code, 2);
     assert.match(flag.stderr, /--format must be one of json, csv, gbp/);
@@ -196,6 +209,103 @@ describe('reviewcast import', () => {
     const data = await stored(db);
     assert.deepEqual(data.reviews.map((r) => r.id).sort(), [REVIEWS[0]!.id, REVIEWS[1]!.id].sort());
     assert.equal(data.reviews.find((r) => r.id === REVIEWS[0]!.id)!.text, 'Edited text');
+  });
+});
+
+describe('reviewcast import: what an invalid record is told', () => {
+  it('CSV: names the record and its lines, quotes the value given and lists what the column accepts', async () => {
+    const { dir, db, env } = await setup();
+    const file = join(dir, 'bad.csv');
+    // The first review's text spans two lines, so the next record starts on line 4.
+    writeFileSync(
+      file,
+      'author,rating,date,text,source,verified,owner_reply_text\nAnn,5,2026-01-01,"Two\nlines",google,maybe,Thanks\nBob,4,2026-13-01,,google,YES,\n\nCy,4,14/03/2026,,google,n,\n',
+    );
+    const res = await runCli(['import', file], env);
+    assert.equal(res.code, 1);
+    assert.equal(
+      res.stderr,
+      [
+        'reviewcast import: 3 invalid records (4 problems); nothing was imported:',
+        "  record 1 (CSV lines 2-3), field owner_reply_date: required, but missing (must be a date written YYYY-MM-DD, e.g. 2026-03-14 (the reply's date, needed with owner_reply_text))",
+        '  record 1 (CSV lines 2-3), field verified: must be one of true/false, yes/no, y/n, 1/0 (any case), or empty for false; given "maybe"',
+        '  record 2 (CSV line 4), field date: must be a date written YYYY-MM-DD, e.g. 2026-03-14; given "2026-13-01"',
+        '  record 3 (CSV line 6), field date: must be a date written YYYY-MM-DD, e.g. 2026-03-14; given "14/03/2026"',
+        '',
+      ].join('\n'),
+    );
+    assert.equal((await stored(db)).reviews.length, 0);
+  });
+
+  it('Google Business Profile: names the field as Google spells it (starRating, createTime) and lists its values', async () => {
+    const { dir, env } = await setup();
+    const file = join(dir, 'gbp.json');
+    const bad = structuredClone(GBP);
+    bad.reviews[1]!.starRating = 'SIX';
+    bad.reviews[1]!.createTime = 'yesterday';
+    writeFileSync(file, JSON.stringify(bad));
+    const res = await runCli(['import', file], env);
+    assert.equal(res.code, 1);
+    assert.equal(
+      res.stderr,
+      [
+        'reviewcast import: 1 invalid record (2 problems); nothing was imported:',
+        '  record 2 (reviews[1], reviewId XyZ987), field starRating: must be one of ONE, TWO, THREE, FOUR, FIVE; given "SIX"',
+        '  record 2 (reviews[1], reviewId XyZ987), field createTime: must be a timestamp such as "2026-02-03T17:45:00Z"; given "yesterday"',
+        '',
+      ].join('\n'),
+    );
+  });
+
+  it('JSON: records count from 1 beside their 0-based path; a missing field, a string for a boolean and unknown fields are said plainly', async () => {
+    const { dir, env } = await setup();
+    const file = join(dir, 'bad.json');
+    const noAuthor: Record<string, unknown> = { ...REVIEWS[2] };
+    delete noAuthor.author;
+    writeFileSync(file, JSON.stringify({ reviews: [REVIEWS[0], { ...REVIEWS[1], verified: 'yes', stars: 5 }, noAuthor] }));
+    const res = await runCli(['import', file], env);
+    assert.equal(res.code, 1);
+    assert.match(res.stderr, /^ {2}record 2 \(reviews\[1\]\), field verified: must be true or false; given "yes"$/m);
+    assert.match(res.stderr, /^ {2}record 2 \(reviews\[1\]\), field \(record\): unknown field\(s\): stars; known fields: id, author, .*, verified, source_id, url$/m);
+    assert.match(res.stderr, /^ {2}record 3 \(reviews\[2\]\), field author: required, but missing$/m);
+  });
+});
+
+/** The rows of the markdown table under `heading` in docs/import.md: first cell (unquoted) -> second cell. */
+function docTable(heading: string): Map<string, string> {
+  const doc = readFileSync(join(ROOT, 'docs/import.md'), 'utf8');
+  const start = doc.indexOf(`\n${heading}\n`);
+  assert.ok(start >= 0, `docs/import.md has no "${heading}" section`);
+  const rows = doc.slice(start).split('\n\n').find((block) => block.startsWith('|'));
+  assert.ok(rows, `no table under "${heading}"`);
+  return new Map(
+    rows.split('\n').slice(2).map((line) => {
+      const cells = line.split('|').map((c) => c.trim());
+      return [cells[1]!.replace(/`/g, ''), cells[2]!] as const;
+    }),
+  );
+}
+
+describe('docs/import.md lists each format\'s fields as the schema has them', () => {
+  const schema = z.toJSONSchema(ReviewInputSchema, { io: 'input' }) as { properties: Record<string, unknown>; required?: string[] };
+  const required = new Set(schema.required ?? []);
+  const yes = (cell: string) => cell.startsWith('yes');
+  it('json: every review field, required exactly when the schema requires it', () => {
+    const table = docTable('**json** review fields:');
+    assert.deepEqual([...table.keys()].sort(), Object.keys(schema.properties).sort());
+    for (const [field, cell] of table) assert.equal(yes(cell), required.has(field), `${field}: "${cell}"`);
+  });
+  it('csv: every column the reader knows, required exactly when its field is', () => {
+    const table = docTable('**csv** columns:');
+    assert.deepEqual([...table.keys()], [...CSV_COLUMNS]);
+    for (const [column, cell] of table) assert.equal(yes(cell), required.has(column), `${column}: "${cell}"`);
+  });
+  it('gbp: every Google field the reader takes, required exactly when the field it fills is', () => {
+    const table = docTable('**gbp** fields:');
+    const spelt = new Map(Object.entries(GBP_SPELLINGS).map(([field, s]) => [s!.name!, field]));
+    // reviewer.isAnonymous fills no field of its own: it stands in for a missing displayName.
+    assert.deepEqual([...table.keys()].filter((k) => k !== 'reviewer.isAnonymous').sort(), [...spelt.keys()].sort());
+    for (const [name, field] of spelt) assert.equal(yes(table.get(name)!), required.has(field), `${name}: "${table.get(name)}"`);
   });
 });
 
@@ -272,18 +382,18 @@ describe('reviewcast import: ids from the source system', () => {
     ]));
     const res = await runCli(['import', file], env);
     assert.equal(res.code, 1);
-    assert.match(res.stderr, /record 0 \(reviews\[0\]\), field id: must not be empty/);
-    assert.match(res.stderr, /record 1 \(reviews\[1\]\), field id: must not be only spaces/);
-    assert.match(res.stderr, /record 2 \(reviews\[2\]\), field id: must be at most 255 characters/);
-    assert.match(res.stderr, /record 3 \(reviews\[3\]\), field id: must not contain control characters/);
-    assert.match(res.stderr, /record 4 \(reviews\[4\]\), field source_id: "crm-2" differs from the id "crm-1"/);
-    assert.match(res.stderr, /record 6 \(reviews\[6\]\), field id: duplicate id \w{26} \(source acme-crm, source_id crm-1001\) \(also in record 5/);
+    assert.match(res.stderr, /record 1 \(\[0\]\), field id: must not be empty/);
+    assert.match(res.stderr, /record 2 \(\[1\]\), field id: must not be only spaces/);
+    assert.match(res.stderr, /record 3 \(\[2\]\), field id: must be at most 255 characters/);
+    assert.match(res.stderr, /record 4 \(\[3\]\), field id: must not contain control characters/);
+    assert.match(res.stderr, /record 5 \(\[4\]\), field source_id: "crm-2" differs from the id "crm-1"/);
+    assert.match(res.stderr, /record 7 \(\[6\]\), field id: duplicate id \w{26} \(source acme-crm, source_id crm-1001\) \(also in record 6/);
     assert.equal((await stored(db)).reviews.length, 0);
     const csv = join(dir, 'bad.csv');
     writeFileSync(csv, `id,author,rating,date,source\n${'y'.repeat(300)},Ivy,5,2026-03-01,acme-crm\n`);
     const c = await runCli(['import', csv], env);
     assert.equal(c.code, 1);
-    assert.match(c.stderr, /CSV line 2, field id: must be at most 255 characters/);
+    assert.match(c.stderr, /record 1 \(CSV line 2\), field id: must be at most 255 characters/);
   });
 });
 
@@ -440,3 +550,4 @@ describe('configuration', () => {
     assert.match(res.stderr, /unknown command "frobnicate"/);
   });
 });
+

@@ -27,8 +27,27 @@ export function guessFormat(file: string, text: string): ImportFormat {
   return GBP_FIELDS.test(text.slice(0, 64 * 1024)) ? 'gbp' : 'json';
 }
 
+/** The file named on the command line cannot be read (missing, a folder, not permitted): a usage problem, not invalid data. */
+export class FileAccessError extends Error {
+  override name = 'FileAccessError';
+}
+
+const WHY: Record<string, string> = { ENOENT: 'no such file', EACCES: 'permission denied', EISDIR: 'it is a folder, not a file' };
+
+/** A file's text, or a FileAccessError naming the file and why in one line. */
+export async function readImportFile(file: string): Promise<string> {
+  try {
+    return await readFile(file, 'utf8');
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code ?? '';
+    throw new FileAccessError(`cannot read ${file}: ${WHY[code] ?? (err as Error).message}`);
+  }
+}
+
 export interface ImportOptions {
   file: string;
+  /** The file's text (readImportFile), read before the store is opened. */
+  text: string;
   /** Guessed from the file's name and content when not given (guessFormat). */
   format: ImportFormat | undefined;
   replace: boolean;
@@ -50,13 +69,12 @@ function progressBar(enabled: boolean, label: string, total: number) {
 
 /** Reads, validates (all or nothing) and merges one file; returns the summary line. */
 export async function runImport(store: Store, opts: ImportOptions): Promise<string> {
-  const text = await readFile(opts.file, 'utf8');
-  const parsed = PARSERS[opts.format ?? guessFormat(opts.file, text)](text);
+  const parsed = PARSERS[opts.format ?? guessFormat(opts.file, opts.text)](opts.text);
   const business = parsed.business === undefined || parsed.business === null ? undefined : validateBusiness(parsed.business);
   const checking = progressBar(opts.progress, 'validating', parsed.records.length);
   let reviews;
   try {
-    reviews = validateRecords(parsed.records, (n) => checking.update(n));
+    reviews = validateRecords(parsed.records, { spellings: parsed.spellings, onProgress: (n) => checking.update(n) });
   } finally {
     checking.stop();
   }

@@ -12,7 +12,7 @@ import { createLogger } from '../logger.js';
 import { openStore, StoreOpenError } from '../store/open-store.js';
 import { VERSION } from '../version.js';
 import { ImportFileError } from './formats/types.js';
-import { IMPORT_FORMATS, formatValidationError, runImport, type ImportFormat } from './import-command.js';
+import { FileAccessError, IMPORT_FORMATS, formatValidationError, readImportFile, runImport, type ImportFormat } from './import-command.js';
 
 const USAGE = `reviewcast: publish one business's customer reviews
 
@@ -24,7 +24,8 @@ Usage:
   reviewcast hub list [--json]     list WebSub subscriptions (callback, topic, state, lease end, failures)
   reviewcast --version | --help
 
-Exit codes: 0 ok, 1 invalid import data (or serve: shutdown timed out), 2 bad usage or configuration,
+Exit codes: 0 ok, 1 invalid import data (or serve: shutdown timed out), 2 bad usage or configuration
+(including a file that cannot be read or written),
 3 the store cannot be opened (DATABASE_URL: corrupt or read-only file, unreachable database),
 4 serve cannot listen (the port is in use or not permitted: PORT, HOST).`;
 
@@ -93,9 +94,11 @@ async function importCommand(args: string[]): Promise<void> {
     throw new UsageError(`--format must be one of ${IMPORT_FORMATS.join(', ')}`);
   }
   const format = values.format as ImportFormat | undefined;
+  // Read first: a mistyped file name is reported before the store is opened (or a database file made).
+  const text = await readImportFile(file);
   const store = await openStore(loadDatabaseConfig());
   try {
-    const summary = await runImport(store, { file, format, replace: values.replace, dryRun: values['dry-run'], progress: progressWanted() });
+    const summary = await runImport(store, { file, text, format, replace: values.replace, dryRun: values['dry-run'], progress: progressWanted() });
     process.stdout.write(`${summary}\n`);
   } finally {
     await store.close();
@@ -110,7 +113,9 @@ async function exportCommand(args: string[]): Promise<void> {
     const data = await store.load();
     const body = JSON.stringify(reviewsDataset(data.business ?? PLACEHOLDER_BUSINESS, sortNewestFirst(data.reviews)));
     if (positionals[0]) {
-      await writeFile(positionals[0], body);
+      await writeFile(positionals[0], body).catch((err: NodeJS.ErrnoException) => {
+        throw new FileAccessError(`cannot write ${positionals[0]}: ${err.code === 'ENOENT' ? 'no such folder' : err.code === 'EACCES' ? 'permission denied' : err.message}`);
+      });
       process.stderr.write(`exported ${data.reviews.length} reviews to ${positionals[0]}\n`);
     } else {
       process.stdout.write(body);
@@ -197,6 +202,10 @@ async function main(argv: string[]): Promise<number> {
       process.stderr.write(`reviewcast: invalid configuration: ${err.message}\n`);
       return 2;
     }
+    if (err instanceof FileAccessError) {
+      process.stderr.write(`reviewcast ${command}: ${err.message}\n`);
+      return 2;
+    }
     if (err instanceof UsageError || (err as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
       process.stderr.write(`reviewcast: ${(err as Error).message}\n\n${USAGE}\n`);
       return 2;
@@ -215,8 +224,8 @@ async function main(argv: string[]): Promise<number> {
       process.stderr.write(`reviewcast import: ${formatValidationError(err)}\n`);
       return 1;
     }
-    if (err instanceof ImportFileError || (err as { code?: string }).code === 'ENOENT') {
-      process.stderr.write(`reviewcast: ${(err as Error).message}\n`);
+    if (err instanceof ImportFileError) {
+      process.stderr.write(`reviewcast import: ${err.message}\n`);
       return 1;
     }
     process.stderr.write(`reviewcast: ${(err as Error).stack ?? String(err)}\n`);

@@ -8,9 +8,9 @@ import { ReviewInputSchema, ReviewSchema, type Review } from './schema/review.js
 
 /** One record that failed validation, located so the operator can find it in the file. */
 export interface RecordError {
-  /** Where the record is: "record 3" or "CSV line 12". */
+  /** Where the record is: "record 4 (reviews[3])", "record 2 (CSV line 3)". */
   where: string;
-  /** Dotted field path, or "(record)" for the record as a whole. */
+  /** The field as the file names it ("starRating", "owner_reply_date", "owner_reply.text"), or "(record)" for the record as a whole. */
   field: string;
   message: string;
 }
@@ -30,12 +30,79 @@ export interface RawRecord {
   value: unknown;
 }
 
-function issuesToErrors(where: string, error: z.ZodError): RecordError[] {
-  return error.issues.map((i) => ({
-    where,
-    field: i.path.length ? i.path.join('.') : '(record)',
-    message: i.code === 'unrecognized_keys' ? `unknown field(s): ${i.keys.join(', ')}` : i.message,
-  }));
+/** How an import format writes one review field where it differs from the review's own name or values. */
+export interface FieldSpelling {
+  /** The field's name in the file, e.g. "starRating" for rating. */
+  name?: string;
+  /** What the format accepts there, after "must be": "one of ONE, TWO, THREE, FOUR, FIVE". */
+  accepted?: string;
+}
+/** A format's spellings, keyed by the review field's dotted path ("rating", "owner_reply.date"). */
+export type FieldSpellings = Readonly<Partial<Record<string, FieldSpelling>>>;
+
+/** What a date field accepts, said the same way wherever a date is refused. */
+export const DATE_RULE = 'a date written YYYY-MM-DD, e.g. 2026-03-14';
+
+/**
+ * Messages for zod's stock issues, worded for someone fixing a file (the schemas' own messages,
+ * such as a ULID's, take precedence). Only imports use them: the HTTP and MCP answers keep zod's.
+ */
+const importMessages: z.core.$ZodErrorMap = (issue) => {
+  switch (issue.code) {
+    case 'invalid_type':
+      if (issue.expected === 'boolean') return 'must be true or false';
+      if (issue.expected === 'int') return 'must be a whole number';
+      if (issue.expected === 'number') return 'must be a number';
+      if (issue.expected === 'string') return 'must be text (a string)';
+      if (issue.expected === 'array') return 'must be a list (an array)';
+      if (issue.expected === 'object') return 'must be an object';
+      return undefined;
+    case 'too_small':
+      if (issue.origin === 'string') return issue.minimum === 1 ? 'must not be empty' : `must be at least ${issue.minimum} characters`;
+      if (issue.origin === 'array') return `must hold at least ${issue.minimum} entr${issue.minimum === 1 ? 'y' : 'ies'}`;
+      return `must be at least ${issue.minimum}`;
+    case 'too_big':
+      if (issue.origin === 'string') return `must be at most ${issue.maximum} characters`;
+      if (issue.origin === 'array') return `must hold at most ${issue.maximum} entries`;
+      return `must be at most ${issue.maximum}`;
+    case 'invalid_format':
+      if (issue.format === 'date') return `must be ${DATE_RULE}`;
+      if (issue.format === 'url') return 'must be an http or https URL';
+      if (issue.format === 'email') return 'must be an e-mail address';
+      return undefined;
+    case 'invalid_value':
+      return `must be one of ${issue.values.map((v) => JSON.stringify(v)).join(', ')}`;
+    default:
+      return undefined;
+  }
+};
+
+/** A given value as a message quotes it: JSON, cut short. */
+function given(value: unknown): string {
+  const text = JSON.stringify(value) ?? String(value);
+  return text.length > 60 ? `${text.slice(0, 57)}...` : text;
+}
+
+/** A zod path as the file would spell it: dots between names, brackets around list indexes ("technicians[0].name"). */
+function dottedPath(path: readonly PropertyKey[]): string {
+  return path.map((p, i) => (typeof p === 'number' ? `[${p}]` : `${i === 0 ? '' : '.'}${String(p)}`)).join('');
+}
+
+/** The fields a review may have, named when a record holds others. */
+const REVIEW_FIELDS = Object.keys(ReviewInputSchema.shape).join(', ');
+
+function issuesToErrors(where: string, error: z.ZodError, spellings: FieldSpellings = {}, known?: string): RecordError[] {
+  return error.issues.map((i) => {
+    const path = dottedPath(i.path);
+    const spelling = spellings[path] ?? {};
+    const field = spelling.name ?? (path || '(record)');
+    if (i.code === 'unrecognized_keys') return { where, field, message: `unknown field(s): ${i.keys.join(', ')}${known ? `; known fields: ${known}` : ''}` };
+    // A missing field reaches zod as an undefined input: say so, not "expected string, received undefined".
+    if (i.code === 'invalid_type' && i.input === undefined) return { where, field, message: `required, but missing${spelling.accepted ? ` (must be ${spelling.accepted})` : ''}` };
+    const rule = spelling.accepted ? `must be ${spelling.accepted}` : i.message;
+    const value = i.input === undefined || (typeof i.input === 'object' && i.input !== null) ? '' : `; given ${given(i.input)}`;
+    return { where, field, message: `${rule}${value}` };
+  });
 }
 
 /**
@@ -45,16 +112,17 @@ function issuesToErrors(where: string, error: z.ZodError): RecordError[] {
  * content plus the occurrence number of identical content in the file, so the same file always
  * yields the same ids. All errors are collected; any error rejects the lot.
  */
-export function validateRecords(records: readonly RawRecord[], onProgress?: (done: number) => void): Review[] {
+export function validateRecords(records: readonly RawRecord[], opts: { spellings?: FieldSpellings; onProgress?: (done: number) => void } = {}): Review[] {
+  const { spellings, onProgress } = opts;
   const errors: RecordError[] = [];
   const reviews: Review[] = [];
   const seenIds = new Map<string, string>();
   const contentCount = new Map<string, number>();
   records.forEach((rec, i) => {
     if (onProgress && i % 1000 === 0) onProgress(i);
-    const parsed = ReviewInputSchema.safeParse(rec.value);
+    const parsed = ReviewInputSchema.safeParse(rec.value, { reportInput: true, error: importMessages });
     if (!parsed.success) {
-      errors.push(...issuesToErrors(rec.where, parsed.error));
+      errors.push(...issuesToErrors(rec.where, parsed.error, spellings, REVIEW_FIELDS));
       return;
     }
     const input = parsed.data;
@@ -62,7 +130,7 @@ export function validateRecords(records: readonly RawRecord[], onProgress?: (don
     const ours = given !== undefined && Ulid.safeParse(given).success ? given : undefined;
     const foreign = given !== undefined && ours === undefined ? given : undefined;
     if (foreign !== undefined && input.source_id !== null && input.source_id !== foreign) {
-      errors.push({ where: rec.where, field: 'source_id', message: `"${input.source_id}" differs from the id "${foreign}": give the source system's id once, as id or as source_id` });
+      errors.push({ where: rec.where, field: spellings?.source_id?.name ?? 'source_id', message: `"${input.source_id}" differs from the id "${foreign}": give the source system's id once, as id or as source_id` });
       return;
     }
     const sourceId = foreign ?? input.source_id;
@@ -89,7 +157,7 @@ export function validateRecords(records: readonly RawRecord[], onProgress?: (don
 }
 
 export function validateBusiness(value: unknown): Business {
-  const parsed = BusinessSchema.safeParse(value);
+  const parsed = BusinessSchema.safeParse(value, { reportInput: true, error: importMessages });
   if (!parsed.success) throw new ImportValidationError(issuesToErrors('business', parsed.error));
   return parsed.data;
 }

@@ -9,12 +9,13 @@ export function parseJsonImport(text: string): ParsedImport {
   } catch (err) {
     throw new ImportFileError(`not valid JSON: ${(err as Error).message}`);
   }
-  const toRecords = (list: unknown[]) => list.map((value, i) => ({ where: `record ${i} (reviews[${i}])`, value }));
-  if (Array.isArray(doc)) return { records: toRecords(doc) };
+  // Counted from 1 like CSV records, with the 0-based JSON path beside it: "record 2 (reviews[1])".
+  const toRecords = (list: unknown[], path: string) => list.map((value, i) => ({ where: `record ${i + 1} (${path}[${i}])`, value }));
+  if (Array.isArray(doc)) return { records: toRecords(doc, '') };
   if (doc !== null && typeof doc === 'object' && Array.isArray((doc as { reviews?: unknown }).reviews)) {
     const { business, reviews } = doc as { business?: unknown; reviews: unknown[] };
     // aggregate_rating is derived data: accepted so an export re-imports unchanged, then recomputed.
-    return { business, records: toRecords(reviews) };
+    return { business, records: toRecords(reviews, 'reviews') };
   }
   throw new ImportFileError('expected a JSON array of reviews or an object with a "reviews" array (the /reviews.json shape)');
 }

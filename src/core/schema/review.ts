@@ -30,13 +30,15 @@ export const OwnerReplySchema = z
   })
   .meta({ id: 'OwnerReply' });
 
+const STARS = 'must be a whole number from 1 to 5';
+
 /** One customer review (verified or not, as `verified` says): the reference product's record, every field always present. */
 export const ReviewSchema = z
   .object({
     id: Ulid,
     author: wellFormed(z.string().trim().min(1).max(200)).describe('Reviewer display name'),
     author_avatar_url: WebUrl.nullable().describe("URL of the reviewer's avatar, or null"),
-    rating: z.int().min(1).max(5).describe('Star rating, 1 to 5'),
+    rating: z.int({ error: STARS }).min(1, STARS).max(5, STARS).describe('Star rating, 1 to 5'),
     date: IsoDate.describe('Date the review was written'),
     text: wellFormed(z.string().max(20_000)).nullable().describe('Review text; null for rating-only reviews'),
     source: z
