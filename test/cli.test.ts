@@ -8,6 +8,8 @@ import { z } from 'zod';
 import pg from 'pg';
 import { CSV_COLUMNS } from '../src/cli/formats/csv.js';
 import { GBP_SPELLINGS } from '../src/cli/formats/gbp.js';
+import { DEMO_BUSINESS } from '../src/core/demo/business.js';
+import { demoReviews } from '../src/core/demo/reviews.js';
 import { canonicalReview } from '../src/core/reviews.js';
 import { ReviewInputSchema } from '../src/core/schema/review.js';
 import { postgresMigrations } from '../src/store/postgres/migrations.js';
@@ -306,6 +308,71 @@ describe('docs/import.md lists each format\'s fields as the schema has them', ()
     // reviewer.isAnonymous fills no field of its own: it stands in for a missing displayName.
     assert.deepEqual([...table.keys()].filter((k) => k !== 'reviewer.isAnonymous').sort(), [...spelt.keys()].sort());
     for (const [name, field] of spelt) assert.equal(yes(table.get(name)!), required.has(field), `${name}: "${table.get(name)}"`);
+  });
+});
+
+describe('reviewcast import over the seeded demo', () => {
+  /** A database as `reviewcast serve` leaves an empty one: the demo profile and its reviews. */
+  async function demoDatabase() {
+    const ctx = await setup();
+    const store = await openTestStore(ctx.db);
+    try {
+      await store.importReviews({ reviews: demoReviews(), business: DEMO_BUSINESS, replace: false, dryRun: false });
+    } finally {
+      await store.close();
+    }
+    const file = join(ctx.dir, 'mine.csv');
+    writeFileSync(file, 'author,rating,date,text,source,owner_reply_text,owner_reply_date\nAnn,5,2026-01-02,Marco fixed it fast,google,Thanks Ann!,2026-01-03\n');
+    return { ...ctx, file };
+  }
+
+  it('a merge keeps the demo profile and says so loudly, with the demo reviews left', async () => {
+    const { db, env, file } = await demoDatabase();
+    const res = await runCli(['import', file], env);
+    assert.equal(res.code, 0, res.stderr);
+    assert.match(res.stdout, /^imported 1 record: 1 added, 0 updated, 0 removed, 0 unchanged; revision 1 -> 2\n$/);
+    assert.match(res.stderr, /^reviewcast import: WARNING: the business profile is still the DEMO one \("Northwind Home Services", fictional\).*; 320 DEMO reviews \(fictional\) remain \(--replace drops them.*\); import your profile with a JSON file holding \{"business"/);
+    assert.equal(res.stderr.trim().split('\n').length, 1);
+    assert.equal((await stored(db)).business?.name, DEMO_BUSINESS.name);
+  });
+
+  it('--replace drops the demo profile with the demo reviews (a dry run says it would); the page names no demo company, technician or phone', async () => {
+    const { db, env, file } = await demoDatabase();
+    const dry = await runCli(['import', file, '--replace', '--dry-run'], env);
+    assert.match(dry.stdout, /would be 1 added, 0 updated, 320 removed, 0 unchanged; demo business profile removed\n$/);
+    assert.match(dry.stderr, /the DEMO business profile \("Northwind Home Services".*\) would go with the demo reviews/);
+    assert.equal((await stored(db)).business?.name, DEMO_BUSINESS.name);
+    const res = await runCli(['import', file, '--replace'], env);
+    assert.equal(res.code, 0, res.stderr);
+    assert.match(res.stdout, /1 added, 0 updated, 320 removed, 0 unchanged; demo business profile removed; revision 1 -> 2\n$/);
+    assert.match(res.stderr, /went with the demo reviews; until you import yours the pages name the business "Unnamed business": import your profile/);
+    const data = await stored(db);
+    assert.deepEqual(data.business, { name: 'Unnamed business', service_areas: [], services: [], technicians: [] });
+    const served = await startTestService({ database: db });
+    try {
+      const page = await (await fetch(`${served.url}/`)).text();
+      assert.match(page, /Thanks Ann!/);
+      for (const demo of ['Northwind', DEMO_BUSINESS.telephone!, 'Dwayne', '>Technicians<']) assert.ok(!page.includes(demo), `the page still shows ${demo}`);
+    } finally {
+      await served.close();
+    }
+    // Once gone it stays gone: the next imports say nothing of a demo.
+    const again = await runCli(['import', file, '--replace'], env);
+    assert.equal(again.stderr, '');
+  });
+
+  it('never replaces a profile the operator imported, and warns of demo reviews kept beside it', async () => {
+    const { dir, db, env, file } = await demoDatabase();
+    const profile = join(dir, 'profile.json');
+    writeFileSync(profile, JSON.stringify({ business: BUSINESS, reviews: [] }));
+    const own = await runCli(['import', profile], env);
+    assert.match(own.stdout, /business profile updated/);
+    assert.match(own.stderr, /^reviewcast import: WARNING: 320 DEMO reviews \(fictional\) remain beside yours; import with --replace to drop them\n$/);
+    const res = await runCli(['import', file, '--replace'], env);
+    assert.equal(res.code, 0, res.stderr);
+    assert.equal(res.stderr, '');
+    assert.doesNotMatch(res.stdout, /business profile/);
+    assert.equal((await stored(db)).business?.name, BUSINESS.name);
   });
 });
 

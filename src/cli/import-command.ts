@@ -2,7 +2,9 @@
 import { readFile } from 'node:fs/promises';
 import { extname } from 'node:path';
 import cliProgress from 'cli-progress';
-import { ImportValidationError, validateBusiness, validateRecords } from '../core/import-plan.js';
+import { PLACEHOLDER_BUSINESS } from '../core/dataset.js';
+import { DEMO_BUSINESS } from '../core/demo/business.js';
+import { ImportValidationError, validateBusiness, validateRecords, type ImportOutcome } from '../core/import-plan.js';
 import type { Store } from '../store/store.js';
 import { parseCsvImport } from './formats/csv.js';
 import { parseGbpImport } from './formats/gbp.js';
@@ -67,8 +69,8 @@ function progressBar(enabled: boolean, label: string, total: number) {
   return { update: (n: number) => bar.update(n), stop: () => bar.stop() };
 }
 
-/** Reads, validates (all or nothing) and merges one file; returns the summary line. */
-export async function runImport(store: Store, opts: ImportOptions): Promise<string> {
+/** Reads, validates (all or nothing) and merges one file; returns the summary line and, when the seeded demo is involved, what to say about it. */
+export async function runImport(store: Store, opts: ImportOptions): Promise<{ summary: string; notice: string | undefined }> {
   const parsed = PARSERS[opts.format ?? guessFormat(opts.file, opts.text)](opts.text);
   const business = parsed.business === undefined || parsed.business === null ? undefined : validateBusiness(parsed.business);
   const checking = progressBar(opts.progress, 'validating', parsed.records.length);
@@ -92,11 +94,32 @@ export async function runImport(store: Store, opts: ImportOptions): Promise<stri
     writing.stop();
   }
   const counts = `${outcome.added} added, ${outcome.updated} updated, ${outcome.removed} removed, ${outcome.unchanged} unchanged`;
-  const biz = outcome.business_changed ? '; business profile updated' : '';
-  if (opts.dryRun) return `dry run, nothing written: would be ${counts}${biz}`;
+  const biz = outcome.demo_profile === 'dropped' ? '; demo business profile removed' : outcome.business_changed ? '; business profile updated' : '';
+  const notice = demoNotice(outcome, opts);
+  if (opts.dryRun) return { summary: `dry run, nothing written: would be ${counts}${biz}`, notice };
   const rev =
     outcome.revision_after === outcome.revision_before ? `revision ${outcome.revision_after} (no change)` : `revision ${outcome.revision_before} -> ${outcome.revision_after}`;
-  return `imported ${reviews.length} record${reviews.length === 1 ? '' : 's'}: ${counts}${biz}; ${rev}`;
+  return { summary: `imported ${reviews.length} record${reviews.length === 1 ? '' : 's'}: ${counts}${biz}; ${rev}`, notice };
+}
+
+const HOW_TO_PROFILE = `import your profile with a JSON file holding {"business": {"name": "...", ...}, "reviews": []} (no --replace; fields in docs/data-model.md)`;
+
+/**
+ * What the operator must hear about the seeded demo after an import: its profile still speaks
+ * for the reviews (name, phone, technicians, "Reply from ..."), went with them, or its reviews
+ * remain beside the operator's. Undefined when the demo is not involved.
+ */
+function demoNotice(outcome: ImportOutcome, opts: { replace: boolean; dryRun: boolean }): string | undefined {
+  const reviews = `${outcome.demo_reviews} DEMO review${outcome.demo_reviews === 1 ? '' : 's'} (fictional)`;
+  if (outcome.demo_profile === 'dropped') {
+    return `the DEMO business profile ("${DEMO_BUSINESS.name}": its name, phone, address, technicians and services) ${opts.dryRun ? 'would go' : 'went'} with the demo reviews; until you import yours the pages name the business "${PLACEHOLDER_BUSINESS.name}": ${HOW_TO_PROFILE}`;
+  }
+  if (outcome.demo_profile === 'kept') {
+    const left = outcome.demo_reviews > 0 ? `; ${reviews} ${opts.dryRun ? 'would remain' : 'remain'} (--replace drops them and the demo profile with them)` : '';
+    return `WARNING: the business profile is still the DEMO one ("${DEMO_BUSINESS.name}", fictional): the pages, feeds and API show its name, phone, technicians and services with your reviews${left}; ${HOW_TO_PROFILE}`;
+  }
+  if (outcome.demo_reviews > 0) return `WARNING: ${reviews} ${opts.dryRun ? 'would remain' : 'remain'} beside yours; import with --replace to drop them`;
+  return undefined;
 }
 
 export function formatValidationError(err: ImportValidationError, max = 20): string {

@@ -98,8 +98,9 @@ async function importCommand(args: string[]): Promise<void> {
   const text = await readImportFile(file);
   const store = await openStore(loadDatabaseConfig());
   try {
-    const summary = await runImport(store, { file, text, format, replace: values.replace, dryRun: values['dry-run'], progress: progressWanted() });
+    const { summary, notice } = await runImport(store, { file, text, format, replace: values.replace, dryRun: values['dry-run'], progress: progressWanted() });
     process.stdout.write(`${summary}\n`);
+    if (notice !== undefined) process.stderr.write(`reviewcast import: ${notice}\n`);
   } finally {
     await store.close();
   }

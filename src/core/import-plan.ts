@@ -1,5 +1,8 @@
 /** Import planning: validates incoming records and works out what to add, update and remove. */
 import { z } from 'zod';
+import { PLACEHOLDER_BUSINESS } from './dataset.js';
+import { DEMO_BUSINESS } from './demo/business.js';
+import { demoReviews } from './demo/reviews.js';
 import { deterministicUlid } from './ids.js';
 import { canonicalReview } from './reviews.js';
 import { BusinessSchema, type Business } from './schema/business.js';
@@ -199,6 +202,14 @@ export interface ImportOutcome {
   removed: number;
   unchanged: number;
   business_changed: boolean;
+  /**
+   * The seeded demo profile after the import: "kept" (still stored: the page shows the demo
+   * company's name, phone and technicians), "dropped" (it went with the demo reviews), or null
+   * (the stored profile is not the demo one).
+   */
+  demo_profile: 'kept' | 'dropped' | null;
+  /** Reviews of the seeded demo (fictional) still stored after the import. */
+  demo_reviews: number;
   revision_before: number;
   revision_after: number;
 }
@@ -212,9 +223,25 @@ export interface PreparedImport {
   write: boolean;
 }
 
+/** Whether a stored profile is the seeded demo one (its name and description, which say it is fictional). */
+function isDemoProfile(json: string | undefined): boolean {
+  if (json === undefined) return false;
+  const b = JSON.parse(json) as Business;
+  return b.name === DEMO_BUSINESS.name && b.description === DEMO_BUSINESS.description;
+}
+
+let demoIds: ReadonlySet<string> | undefined;
+/** The ids of the seeded demo reviews (the generator is deterministic), made on first need. */
+const demoReviewIds = () => (demoIds ??= new Set(demoReviews().map((r) => r.id)));
+
 /**
  * Everything a store needs to apply an import, worked out the same way for every store: the
  * plan, the business change, and the outcome (revision_after is set when `write` is true).
+ *
+ * The demo profile speaks for the demo reviews: once a --replace import leaves none of them and
+ * brings no profile, it is replaced by the placeholder profile, so the demo company's name,
+ * phone, technicians and services (and "Reply from ..." under replies) do not claim the
+ * operator's own reviews. A profile the operator imported is never touched.
  */
 export function prepareImport(
   existing: ReadonlyMap<string, string>,
@@ -223,8 +250,16 @@ export function prepareImport(
   revision: number,
 ): PreparedImport {
   const plan = planImport(existing, req.reviews, req.replace);
+  const demo = demoReviewIds();
+  const incoming = new Set(req.reviews.map((r) => r.id));
+  let demoLeft = 0;
+  for (const id of incoming) if (demo.has(id)) demoLeft++;
+  if (!req.replace) for (const id of existing.keys()) if (demo.has(id) && !incoming.has(id)) demoLeft++;
+  const demoProfile = req.business === undefined && isDemoProfile(storedBusinessJson);
+  const dropDemo = demoProfile && req.replace && demoLeft === 0;
   // Parsed again so the stored JSON has schema key order whoever the caller is.
-  const next = req.business ? JSON.stringify(BusinessSchema.parse(req.business)) : undefined;
+  const given = dropDemo ? PLACEHOLDER_BUSINESS : req.business;
+  const next = given ? JSON.stringify(BusinessSchema.parse(given)) : undefined;
   const businessChanged = next !== undefined && next !== storedBusinessJson;
   const write = !req.dryRun && (!planIsEmpty(plan) || businessChanged);
   return {
@@ -237,6 +272,8 @@ export function prepareImport(
       removed: plan.removed.length,
       unchanged: plan.unchanged,
       business_changed: businessChanged,
+      demo_profile: dropDemo ? 'dropped' : demoProfile ? 'kept' : null,
+      demo_reviews: demoLeft,
       revision_before: revision,
       revision_after: write ? revision + 1 : revision,
     },
