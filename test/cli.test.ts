@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
 import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
@@ -15,7 +16,7 @@ import { ReviewInputSchema } from '../src/core/schema/review.js';
 import { postgresMigrations } from '../src/store/postgres/migrations.js';
 import { sqliteMigrations } from '../src/store/sqlite/migrations.js';
 import { BUSINESS, REVIEWS } from './fixtures/data.js';
-import { ROOT, TEST_STORE, eventually, freshDatabase, openTestStore, runCli, startTestService, tempDir } from './helpers.js';
+import { ROOT, TEST_STORE, eventually, freePort, freshDatabase, openTestStore, runCli, startTestService, tempDir } from './helpers.js';
 
 async function setup() {
   const dir = tempDir();
@@ -618,3 +619,32 @@ describe('configuration', () => {
   });
 });
 
+describe('npm start', () => {
+  it('stops the service when npm itself is sent SIGTERM (the script execs node: no shell left between them)', async () => {
+    // npm start runs the build first; its pre-script is skipped here, so the build in dist/ must exist (npm install makes it).
+    assert.ok(existsSync(join(ROOT, 'dist/cli/main.js')), 'dist/ is missing: run npm run build');
+    const port = await freePort();
+    const npm = spawn('npm', ['start', '--ignore-scripts', '--silent'], {
+      cwd: ROOT,
+      env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATABASE_URL: join(tempDir(), 'start.db'), LOG_LEVEL: 'warn' },
+      stdio: 'ignore',
+      // Its own process group, so the cleanup below reaches a node it may have left behind.
+      detached: true,
+    });
+    const exited = new Promise<number | null>((r) => npm.once('exit', (code) => r(code)));
+    const health = `http://127.0.0.1:${port}/healthz`;
+    try {
+      assert.ok(await eventually(async () => (await fetch(health).catch(() => null))?.ok === true, 30_000), 'npm start never served');
+      npm.kill('SIGTERM');
+      assert.equal(await exited, 0);
+      // Nothing may still answer: before, the shell died and node went on serving with no parent.
+      assert.equal(await fetch(health).then(() => 'answered', () => 'refused'), 'refused');
+    } finally {
+      try {
+        process.kill(-npm.pid!, 'SIGKILL');
+      } catch {
+        // The group is empty: everything stopped as it should.
+      }
+    }
+  });
+});
