@@ -94,6 +94,57 @@ describe('GET /api/reviews/search filters', () => {
   });
 });
 
+describe('a technician or service the business profile does not know', () => {
+  const techNotice = {
+    parameter: 'mentions_technician',
+    message: '"Bob" is not a technician on the business\'s roster, so reviews were matched on that word alone. On the roster: Al (Alberto); Bea (Beatrice).',
+    known: ['Al', 'Bea'],
+  };
+  it('HTTP: still 200 with the literal matches, and a notice naming the roster', async () => {
+    const res = await fetch(`${svc.url}/api/reviews/search?mentions_technician=Bob`);
+    assert.equal(res.status, 200);
+    const body = (await res.json()) as Body & { notices?: unknown };
+    assert.equal(body.matched, 0);
+    assert.deepEqual(body.notices, [techNotice]);
+    // A word that is not on the roster still matches where a review has it.
+    const co = (await (await fetch(`${svc.url}/api/reviews/search?mentions_technician=co`)).json()) as Body & { notices?: { message: string }[] };
+    assert.equal(co.matched, 1);
+    assert.match(co.notices![0]!.message, /^"co" is not a technician/);
+    const svcBody = (await (await fetch(`${svc.url}/api/reviews/search?mentions_service=no_such_service&mentions_technician=alberto`)).json()) as { notices?: unknown };
+    assert.deepEqual(svcBody.notices, [
+      {
+        parameter: 'mentions_service',
+        message: '"no_such_service" is not a service of the business profile, so reviews were matched on those words alone. Services: ac_repair (AC repair, air conditioner, AC); drain_cleaning (Drain cleaning, clogged drain, drain).',
+        known: ['ac_repair', 'drain_cleaning'],
+      },
+    ]);
+  });
+  it('HTTP: a name or alias on the roster, and a known service, bring no notices', async () => {
+    for (const qs of ['mentions_technician=AL', 'mentions_technician=%20beatrice%20', 'mentions_service=AC%20repair', 'rating=5']) {
+      const body = (await (await fetch(`${svc.url}/api/reviews/search?${qs}`)).json()) as Record<string, unknown>;
+      assert.ok(!('notices' in body), qs);
+    }
+  });
+  it('MCP search_reviews answers the same notice; get_technician lists the same names the same way', async () => {
+    const post = async (sid: string | null, body: unknown) =>
+      fetch(`${svc.url}/mcp`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...(sid ? { 'mcp-session-id': sid, 'mcp-protocol-version': '2025-06-18' } : {}) },
+        body: JSON.stringify(body),
+      });
+    const init = await post(null, { jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'test', version: '1' } } });
+    const sid = init.headers.get('mcp-session-id')!;
+    const call = async (name: string, args: unknown) =>
+      ((await (await post(sid, { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: args } })).json()) as { result: { isError?: boolean; structuredContent?: { notices?: unknown }; content: { text: string }[] } }).result;
+    const search = await call('search_reviews', { mentions_technician: 'Bob' });
+    assert.ok(!search.isError, JSON.stringify(search));
+    assert.deepEqual(search.structuredContent!.notices, [techNotice]);
+    const tech = await call('get_technician', { name: 'Bob' });
+    assert.equal(tech.isError, true);
+    assert.match(tech.content[0]!.text, /Valid names: Al \(Alberto\); Bea \(Beatrice\)\.$/);
+  });
+});
+
 describe('GET /api/reviews/search validation', () => {
   async function issues(qs: string): Promise<{ parameter: string; code: string; message: string }[]> {
     const res = await fetch(`${svc.url}/api/reviews/search?${qs}`);

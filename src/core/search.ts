@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import type { Business } from './schema/business.js';
 import type { Review } from './schema/review.js';
-import type { SearchHits, SearchRequest, SearchResult } from './schema/search.js';
+import type { SearchHits, SearchNotice, SearchRequest, SearchResult } from './schema/search.js';
 import { wholeWordMatcher } from './text-match.js';
 import { publishReview, sortNewestFirst } from './reviews.js';
 import { WordIndex } from './word-index.js';
@@ -258,6 +258,39 @@ export function technicianNames(business: Business, name: string): string[] {
   return tech ? [tech.name, ...tech.aliases] : [name];
 }
 
+/** The technicians a name may be, as an answer lists them: "Marco (Marco Diaz); Priya". */
+export function technicianChoices(technicians: readonly { name: string; aliases: readonly string[] }[]): string {
+  return technicians.map((t) => (t.aliases.length ? `${t.name} (${t.aliases.join(', ')})` : t.name)).join('; ') || 'none';
+}
+
+/** The services a value may name, as an answer lists them: "ac_repair (AC repair, air conditioning)". */
+export function serviceChoices(services: readonly { id: string; label: string; aliases: readonly string[] }[]): string {
+  return services.map((s) => `${s.id} (${[s.label, ...s.aliases].join(', ')})`).join('; ') || 'none';
+}
+
+/**
+ * What to tell a caller whose mentions_technician or mentions_service the business profile does
+ * not know: the search still runs (the filter means "reviews naming it"), on the value as a word.
+ */
+function searchNotices(business: Business, q: SearchRequest): SearchNotice[] {
+  const notices: SearchNotice[] = [];
+  if (q.mentions_technician !== undefined && !findTechnician(business.technicians, q.mentions_technician)) {
+    notices.push({
+      parameter: 'mentions_technician',
+      message: `"${q.mentions_technician}" is not a technician on the business's roster, so reviews were matched on that word alone. On the roster: ${technicianChoices(business.technicians)}.`,
+      known: business.technicians.map((t) => t.name),
+    });
+  }
+  if (q.mentions_service !== undefined && !findService(business.services, q.mentions_service)) {
+    notices.push({
+      parameter: 'mentions_service',
+      message: `"${q.mentions_service}" is not a service of the business profile, so reviews were matched on those words alone. Services: ${serviceChoices(business.services)}.`,
+      known: business.services.map((s) => s.id),
+    });
+  }
+  return notices;
+}
+
 /** Words a service goes by: label and aliases of the catalog entry matched by id, label or alias. */
 export function serviceTerms(business: Business, service: string): string[] {
   const svc = findService(business.services, service);
@@ -432,12 +465,14 @@ export function searchReviews(index: ReviewIndex, q: SearchRequest, budget?: Pag
   const more = full || page.length > limit;
   if (page.length > limit) page.pop();
   const reviews = page.map((p) => index.reviews[p.position]!);
+  const notices = searchNotices(index.business, q);
   return {
     // Sorting by stars splits the same matches by rating, so the count does not depend on the sort.
     matched: index.matchCount(`${filters.map((f) => f.id).sort((a, b) => a - b)}|${from}|${to}`, () => count(segmentOf(filters, from, to))),
     returned: reviews.length,
     reviews,
     next_cursor: more ? encodeCursor(index, q, page.at(-1)!) : null,
+    ...(notices.length ? { notices } : {}),
   };
 }
 

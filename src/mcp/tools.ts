@@ -1,6 +1,6 @@
 /** The MCP tools: each one's argument and result schemas, its description, and its answer over a snapshot. */
 import { z } from 'zod';
-import { InvalidCursor, findService, findTechnician, searchReviews, type PageBudget } from '../core/search.js';
+import { InvalidCursor, findService, findTechnician, searchReviews, serviceChoices, technicianChoices, type PageBudget } from '../core/search.js';
 import { BusinessSchema } from '../core/schema/business.js';
 import { AggregateRatingSchema } from '../core/schema/dataset.js';
 import { evidenceOf, ReviewAnalyser } from '../core/insights/per-review.js';
@@ -182,10 +182,7 @@ export const TOOLS: ToolDef[] = [
     run: ({ name }, snap, baseUrl) => {
       const techs = snap.insights().entities.technicians;
       const hit = findTechnician(techs, name);
-      if (!hit) {
-        const valid = techs.map((t) => (t.aliases.length ? `${t.name} (${t.aliases.join(', ')})` : t.name));
-        return new ToolFailure(`No technician called "${name}" appears in the reviews. Valid names: ${valid.join('; ') || 'none'}.`);
-      }
+      if (!hit) return new ToolFailure(`No technician called "${name}" appears in the reviews. Valid names: ${technicianChoices(techs)}.`);
       return { technician: hit, recent_reviews: byIds(snap, hit.example_review_ids, baseUrl) };
     },
   }),
@@ -200,7 +197,7 @@ export const TOOLS: ToolDef[] = [
       const def = findService(catalog, service);
       const entry = def && snap.insights().entities.services.find((s) => s.id === def.id);
       if (!entry) {
-        return new ToolFailure(`Unknown service "${service}". Valid services: ${catalog.map((s) => `${s.id} (${[s.label, ...s.aliases].join(', ')})`).join('; ') || 'none'}.`);
+        return new ToolFailure(`Unknown service "${service}". Valid services: ${serviceChoices(catalog)}.`);
       }
       return { service: entry, recent_reviews: byIds(snap, entry.example_review_ids, baseUrl) };
     },

@@ -60,6 +60,16 @@ export type SearchRequest = Omit<SearchQuery, 'sort'> & {
   source?: string;
 };
 
+/** Said when a filter names no technician or service of the business profile: the search still ran, on the name as given. */
+export const SearchNoticeSchema = z
+  .object({
+    parameter: z.enum(['mentions_technician', 'mentions_service']).describe('The parameter the notice is about'),
+    message: z.string().describe('What was matched instead, and the names the business profile has'),
+    known: z.array(z.string()).describe("What the parameter recognises: the roster's technician names, or the service ids"),
+  })
+  .meta({ id: 'SearchNotice', description: 'A filter value the business profile does not know, and what the search did with it' });
+export type SearchNotice = z.infer<typeof SearchNoticeSchema>;
+
 export const SearchResultSchema = z
   .object({
     matched: z.int().min(0).describe('How many reviews match all filters'),
@@ -69,6 +79,12 @@ export const SearchResultSchema = z
       .string()
       .nullable()
       .describe('Pass as cursor (with the same filters and sort) for the next page; null when this page is the last'),
+    notices: z
+      .array(SearchNoticeSchema)
+      .optional()
+      .describe(
+        'Present only when mentions_technician names no technician on the roster, or mentions_service no service of the profile: the search then matched the value as a whole word in the review text, without aliases, so few or no reviews may match. Lists the names that are known.',
+      ),
   })
   .meta({ id: 'SearchResult', description: 'Reviews matching a search' });
 export type SearchResult = z.infer<typeof SearchResultSchema>;
