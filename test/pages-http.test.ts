@@ -4,6 +4,7 @@ import { createHash } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { DEMO_BUSINESS } from '../src/core/demo/business.js';
 import { demoReviews } from '../src/core/demo/reviews.js';
+import { BUSINESS, REVIEWS } from './fixtures/data.js';
 import { startTestService, type TestService } from './helpers.js';
 
 let svc: TestService;
@@ -77,6 +78,24 @@ describe('pages over HTTP', () => {
       assert.match(page, /<h2 id="svc-h">Services<\/h2>/);
     } finally {
       await hidden.close();
+    }
+  });
+  it('the technicians table has rows only for technicians reviews name; the others are said to have no reviews yet', async () => {
+    const roster = { ...BUSINESS, technicians: [...BUSINESS.technicians, { name: 'Zed', aliases: [] }, { name: 'Yan', aliases: [] }] };
+    const some = await startTestService({ business: roster, reviews: REVIEWS });
+    const none = await startTestService({ business: { ...BUSINESS, technicians: [{ name: 'Zed', aliases: [] }] }, reviews: REVIEWS });
+    try {
+      const page = await (await fetch(`${some.url}/`)).text();
+      const rows = [...page.matchAll(/<tr><th scope="row"><a href="\/\?technician=([^"]+)">[^<]+<\/a><\/th><td class="num">(\d+)<\/td>/g)].map((m) => [m[1], m[2]]);
+      assert.deepEqual(rows, [['Al', '3'], ['Bea', '2']]);
+      assert.match(page, /<p class="muted">No reviews yet for Yan and Zed\.<\/p><\/section>/);
+      // No technician named in any review: no table of zeros, only the sentence.
+      const empty = await (await fetch(`${none.url}/`)).text();
+      assert.match(empty, /<h2 id="tech-h">Technicians<\/h2><p class="muted">No reviews yet for Zed\.<\/p><\/section>/);
+      assert.doesNotMatch(empty, /Technicians table/);
+    } finally {
+      await some.close();
+      await none.close();
     }
   });
   it('send a URL with empty fields or the default order on to the short one', async () => {

@@ -106,6 +106,11 @@ function highlight(text: string, query: string | undefined): Html | string {
 }
 
 /** A percentage as the page writes it: one decimal ("68.0%"), so figures line up and compare. */
+/** Names as a sentence lists them: "Dwayne", "Dwayne and Lena", "Dwayne, Lena and Tom". */
+function listNames(names: readonly string[]): string {
+  return names.length < 2 ? names.join('') : `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`;
+}
+
 function pct(part: number, whole: number): string {
   return `${whole ? ((part / whole) * 100).toFixed(1) : '0.0'}%`;
 }
@@ -287,6 +292,9 @@ export function renderReviewPage(snap: Snapshot, baseUrl: string, q: PageQuery):
   const a = snap.aggregate;
   const ins = snap.insights();
   const all = searchReviews(snap.index, { ...q.search, limit: MAX_PAGE_SCAN });
+  // A technician no review names has no rating or share to show: a row of zeros would read as 0% positive.
+  const named = ins.entities.technicians.filter((t) => t.mention_count > 0);
+  const unnamed = ins.entities.technicians.filter((t) => t.mention_count === 0);
   const pages = Math.max(1, Math.ceil(all.matched / PAGE_SIZE));
   const page = Math.min(q.page, pages);
   const shown = all.reviews.slice((page - 1) * PAGE_SIZE, page * PAGE_SIZE);
@@ -362,10 +370,10 @@ ${aspects.length ? html`<section class="card" aria-labelledby="aspects-h"><h2 id
 <ul class="aspects">${aspects.map((x) => html`<li><span class="aspect-name">${x.label}</span><span class="aspect-count">${formatCount(x.mention_count)} mention${x.mention_count === 1 ? '' : 's'}</span><span class="bar split" aria-hidden="true"><span class="pos-part" style="width:${pct(x.positive_count, x.mention_count)}"></span><span class="neg-part" style="width:${pct(x.negative_count, x.mention_count)}"></span></span><span class="aspect-pcts"><span class="pos">${pct(x.positive_count, x.mention_count)} positive</span> · <span class="neg">${pct(x.negative_count, x.mention_count)} negative</span></span></li>`)}</ul>
 </section>` : ''}
 <div class="grid">
-${ins.entities.technicians.length && !b.hide_technician_table ? html`<section class="card" aria-labelledby="tech-h"><h2 id="tech-h">Technicians</h2><div class="table-scroll" tabindex="0" role="region" aria-label="Technicians table"><table class="entities">
+${ins.entities.technicians.length && !b.hide_technician_table ? html`<section class="card" aria-labelledby="tech-h"><h2 id="tech-h">Technicians</h2>${named.length ? html`<div class="table-scroll" tabindex="0" role="region" aria-label="Technicians table"><table class="entities">
 <thead><tr><th scope="col">Name</th><th scope="col" class="num">Reviews</th><th scope="col" class="num">Avg. rating</th><th scope="col" class="num">Positive</th></tr></thead>
-<tbody>${ins.entities.technicians.map((t) => html`<tr><th scope="row"><a href="/?technician=${encodeURIComponent(t.name)}">${t.name}</a></th><td class="num">${formatCount(t.mention_count)}</td><td class="num">${t.average_rating ?? '–'}</td><td class="num">${pct(t.sentiment.positive, t.mention_count)}</td></tr>`)}</tbody>
-</table></div></section>` : ''}
+<tbody>${named.map((t) => html`<tr><th scope="row"><a href="/?technician=${encodeURIComponent(t.name)}">${t.name}</a></th><td class="num">${formatCount(t.mention_count)}</td><td class="num">${t.average_rating ?? '–'}</td><td class="num">${pct(t.sentiment.positive, t.mention_count)}</td></tr>`)}</tbody>
+</table></div>` : ''}${unnamed.length ? html`<p class="muted">No reviews yet for ${listNames(unnamed.map((t) => t.name))}.</p>` : ''}</section>` : ''}
 ${ins.entities.services.length ? html`<section class="card" aria-labelledby="svc-h"><h2 id="svc-h">Services</h2><div class="table-scroll" tabindex="0" role="region" aria-label="Services table"><table class="entities">
 <thead><tr><th scope="col">Service</th><th scope="col" class="num">Reviews</th><th scope="col" class="num">Avg. rating</th></tr></thead>
 <tbody>${ins.entities.services.map((s) => html`<tr><th scope="row"><a href="/?service=${encodeURIComponent(s.id)}">${s.label}</a></th><td class="num">${formatCount(s.mention_count)}</td><td class="num">${s.average_rating ?? '–'}</td></tr>`)}</tbody>
