@@ -65,6 +65,20 @@ function servicePhrases(business: Business, asked: string): string[] {
   return [asked.split(/[_-]+/).join(' ')];
 }
 
+/** The notices docs/api.md promises: one per filter naming nothing in the profile, with what the profile knows. */
+function noticesOf(business: Business, q: SearchQuery): [string, string[]][] {
+  const out: [string, string[]][] = [];
+  const tech = q.mentions_technician?.trim().toLowerCase();
+  if (tech !== undefined && !business.technicians.some((t) => [t.name, ...t.aliases].some((n) => n.toLowerCase() === tech))) {
+    out.push(['mentions_technician', business.technicians.map((t) => t.name)]);
+  }
+  const svc = q.mentions_service?.trim().toLowerCase();
+  if (svc !== undefined && !business.services.some((s) => s.id === svc || [s.label, ...s.aliases].some((n) => n.toLowerCase() === svc))) {
+    out.push(['mentions_service', business.services.map((s) => s.id)]);
+  }
+  return out;
+}
+
 function oracle(business: Business, all: readonly Review[], q: SearchQuery): Omit<SearchHits, 'next_cursor'> {
   const later = (x: string, y: string): number => (x > y ? -1 : x < y ? 1 : 0);
   const newestFirst = [...all].sort((a, b) => later(a.date, b.date) || later(a.id, b.id));
@@ -140,14 +154,15 @@ describe('indexed search', () => {
         if (search.since && search.until && search.since > search.until) [search.since, search.until] = [search.until, search.since];
         const index = buildReviewIndex(BUSINESS, rs, 'property test');
         const page = (s: SearchRequest) => {
-          const { next_cursor, ...rest } = searchReviews(index, s);
-          return { next_cursor, rest };
+          const { next_cursor, notices, ...rest } = searchReviews(index, s);
+          return { next_cursor, rest, notices: (notices ?? []).map((n) => [n.parameter, n.known]) };
         };
         // Twice: the second run uses the word index and mention masks the first one built.
         const expected = oracle(BUSINESS, rs, search);
         if (new Set(expected.reviews.map((r) => r.rating)).size > 1 && new Set(expected.reviews.map((r) => r.date)).size > 1) ordered++;
         assert.deepEqual(page(search).rest, expected);
         assert.deepEqual(page(search).rest, expected);
+        assert.deepEqual(page(search).notices, noticesOf(BUSINESS, search));
         // Following the cursors yields every match once, in order, whatever the page size.
         const all = oracle(BUSINESS, rs, { ...search, limit: rs.length + 1 }).reviews;
         const seen = [];
