@@ -189,8 +189,9 @@ describe('indexed search', () => {
         assert.equal(await built.prepare(now, null, 7), true, 'made');
         const read = buildReviewIndex(BUSINESS, rs, 'kept');
         assert.equal(await read.prepare(now, built.preparedBytes()), false, 'read, not made');
-        const { next_cursor, ...rest } = searchReviews(read, search);
+        const { next_cursor, notices, ...rest } = searchReviews(read, search);
         assert.deepEqual(rest, oracle(BUSINESS, rs, search));
+        assert.deepEqual((notices ?? []).map((n) => [n.parameter, n.known]), noticesOf(BUSINESS, search));
         assert.equal(next_cursor, searchReviews(built, search).next_cursor);
       }),
       { numRuns: 500 },
