@@ -81,7 +81,7 @@ const importMessages: z.core.$ZodErrorMap = (issue) => {
 };
 
 /** A given value as a message quotes it: JSON, cut short. */
-function given(value: unknown): string {
+function quoted(value: unknown): string {
   const text = JSON.stringify(value) ?? String(value);
   return text.length > 60 ? `${text.slice(0, 57)}...` : text;
 }
@@ -103,7 +103,7 @@ function issuesToErrors(where: string, error: z.ZodError, spellings: FieldSpelli
     // A missing field reaches zod as an undefined input: say so, not "expected string, received undefined".
     if (i.code === 'invalid_type' && i.input === undefined) return { where, field, message: `required, but missing${spelling.accepted ? ` (must be ${spelling.accepted})` : ''}` };
     const rule = spelling.accepted ? `must be ${spelling.accepted}` : i.message;
-    const value = i.input === undefined || (typeof i.input === 'object' && i.input !== null) ? '' : `; given ${given(i.input)}`;
+    const value = i.input === undefined || (typeof i.input === 'object' && i.input !== null) ? '' : `; given ${quoted(i.input)}`;
     return { where, field, message: `${rule}${value}` };
   });
 }
@@ -258,8 +258,8 @@ export function prepareImport(
   const demoProfile = req.business === undefined && isDemoProfile(storedBusinessJson);
   const dropDemo = demoProfile && req.replace && demoLeft === 0;
   // Parsed again so the stored JSON has schema key order whoever the caller is.
-  const given = dropDemo ? PLACEHOLDER_BUSINESS : req.business;
-  const next = given ? JSON.stringify(BusinessSchema.parse(given)) : undefined;
+  const profile = dropDemo ? PLACEHOLDER_BUSINESS : req.business;
+  const next = profile ? JSON.stringify(BusinessSchema.parse(profile)) : undefined;
   const businessChanged = next !== undefined && next !== storedBusinessJson;
   const write = !req.dryRun && (!planIsEmpty(plan) || businessChanged);
   return {
