@@ -43,7 +43,7 @@ async function serve(): Promise<void> {
   if (data.reviews.length === 0 && data.business === null) {
     const reviews = demoReviews();
     await store.importReviews({ reviews, business: DEMO_BUSINESS, replace: false, dryRun: false });
-    logger.warn({ reviews: reviews.length }, `empty database: seeded DEMO data for "${DEMO_BUSINESS.name}" (fictional); import your own reviews with "reviewcast import --replace"`);
+    logger.warn({ reviews: reviews.length }, `empty database: seeded DEMO data for "${DEMO_BUSINESS.name}" (fictional); import your own reviews with "reviewcast import <file> --replace" (the demo profile goes with the demo reviews; docs/import.md)`);
   }
   const server = await startServer({
     store,
