@@ -272,6 +272,15 @@ describe('reviewcast import: what an invalid record is told', () => {
     assert.match(res.stderr, /^ {2}record 2 \(reviews\[1\]\), field \(record\): unknown field\(s\): stars; known fields: id, author, .*, verified, source_id, url$/m);
     assert.match(res.stderr, /^ {2}record 3 \(reviews\[2\]\), field author: required, but missing$/m);
   });
+  it('JSON: a business profile problem names its path with list indexes and the value given', async () => {
+    const { dir, env } = await setup();
+    const file = join(dir, 'profile.json');
+    writeFileSync(file, JSON.stringify({ business: { ...BUSINESS, technicians: [{ name: 'Al' }, { name: '' }], time_zone: 'Mars/Olympus' }, reviews: [] }));
+    const res = await runCli(['import', file], env);
+    assert.equal(res.code, 1);
+    assert.match(res.stderr, /^ {2}business, field technicians\[1\]\.name: must not be empty; given ""$/m);
+    assert.match(res.stderr, /^ {2}business, field time_zone: must be an IANA time zone such as "America\/Los_Angeles"; given "Mars\/Olympus"$/m);
+  });
 });
 
 /** The rows of the markdown table under `heading` in docs/import.md: first cell (unquoted) -> second cell. */
