@@ -161,6 +161,10 @@ describe('reviewcast import', () => {
     const header = await runCli(['import', file], env);
     assert.equal(header.code, 1);
     assert.match(header.stderr, /unknown column\(s\): stars/);
+    writeFileSync(file, 'author,rating,date,source,author\nX,5,2026-01-01,google,Y\n');
+    const twice = await runCli(['import', file], env);
+    assert.equal(twice.code, 1);
+    assert.equal(twice.stderr, 'reviewcast import: CSV header names column(s) more than once: author\n');
   });
 
   it('rejects duplicate ids, bad JSON, a missing file and a bad format flag', async () => {
