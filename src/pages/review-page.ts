@@ -105,12 +105,12 @@ function highlight(text: string, query: string | undefined): Html | string {
   return html`${parts.map((part, i) => (i % 2 ? html`<mark>${part}</mark>` : part))}`;
 }
 
-/** A percentage as the page writes it: one decimal ("68.0%"), so figures line up and compare. */
 /** Names as a sentence lists them: "Dwayne", "Dwayne and Lena", "Dwayne, Lena and Tom". */
 function listNames(names: readonly string[]): string {
   return names.length < 2 ? names.join('') : `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`;
 }
 
+/** A percentage as the page writes it: one decimal ("68.0%"), so figures line up and compare. */
 function pct(part: number, whole: number): string {
   return `${whole ? ((part / whole) * 100).toFixed(1) : '0.0'}%`;
 }
