@@ -1,3 +1,4 @@
+/** One review analysed for the insights: its aspect judgements and phrases, the entities it names, its topic phrases and pull-quote candidate; kept between revisions. */
 import type { Business } from '../schema/business.js';
 import type { AspectEvidence, PerReview } from '../schema/insights.js';
 import type { Review } from '../schema/review.js';
@@ -6,6 +7,7 @@ import type { AspectModel } from './model.js';
 import measured from './measured.json' with { type: 'json' };
 import { candidateTechnicianNames, entityMatchers, type EntityMatchers } from './entities.js';
 import { TAXONOMY_VERSION } from './taxonomy.js';
+import { phrasePieces, wordRuns } from './text.js';
 import { reviewBigrams, topicStopWords } from './themes.js';
 
 /** Bumped whenever the analysis of a given text can change (model, lexicon, rules). */
@@ -64,6 +66,25 @@ function bestQuote(sentences: readonly SentenceAnalysis[]): QuoteCandidate | nul
   return best;
 }
 
+/**
+ * A sentence's quoted phrases cut where its punctuation and quotes cut them (phrasePieces): the
+ * analyser reads words, so "great job" and "fast" in 'Great job, "fast" too' come to it as one run.
+ * The same object when no phrase of several words crosses a mark.
+ */
+function withinMarks(s: SentenceAnalysis): SentenceAnalysis {
+  let runs: string[][] | null = null;
+  let changed = false;
+  const aspects = s.aspects.map((h) => {
+    if (!h.phrases.some((p) => p.includes(' '))) return h;
+    runs ??= wordRuns(s.text);
+    const phrases = [...new Set(h.phrases.flatMap((p) => (p.includes(' ') ? phrasePieces(p, runs!) : [p])))];
+    if (phrases.length === h.phrases.length && phrases.every((p, i) => p === h.phrases[i])) return h;
+    changed = true;
+    return { ...h, phrases };
+  });
+  return changed ? { ...s, aspects } : s;
+}
+
 /** Analysis of single reviews for one business profile; `key` changes when the profile changes what is found. */
 export class ReviewAnalyser {
   readonly analyser: AspectAnalyser;
@@ -95,7 +116,7 @@ export class ReviewAnalyser {
   analyse(r: Review): ReviewAnalysis {
     const text = r.text ?? '';
     const read = text ? this.analyser.review(text, r.rating) : null;
-    const sentences = read?.sentences ?? [];
+    const sentences = (read?.sentences ?? []).map(withinMarks);
     const byAspect = new Map<string, { score: number; polarity: Polarity; phrases: string[] }>();
     for (const s of sentences) {
       for (const a of s.aspects) {

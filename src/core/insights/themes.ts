@@ -1,6 +1,7 @@
-/** What can make a review theme: the stop words for a business, and the two-word phrases of one review. */
+/** What can make a review theme: the stop words for a business, the shape of a topic, and the two-word phrases of one review. */
 import type { Business } from '../schema/business.js';
-import { tokenize } from './text.js';
+import { VALENCE } from './features.js';
+import { tokenize, wordRuns } from './text.js';
 
 const STOP = new Set(
   `a an the and or but if so to of in on at by for with from as is was were be been are am it its it's this that these those i me my we us our you your he him his she her they them their there here what which who whom when where why how all any both each few more most other some such no nor not only own same than too very can will just don't should now do did does done have has had having would could also up out about into over after before again then once get got one two three four five six seven eight nine ten us he's she's they're we're i'm i've we've didn't wasn't isn't couldn't wouldn't doesn't under above below beneath beyond during within without between against toward towards upon via while until across behind along near`.split(
@@ -17,12 +18,71 @@ export function topicStopWords(business: Business): (w: string) => boolean {
   return (w: string) => STOP.has(w) || FRAMING.has(w) || own.has(w) || /^\d+$/.test(w) || w.length < 3;
 }
 
-/** The distinct two-word phrases of one review's sentences. */
+/**
+ * The shape of a topic, without a part-of-speech tagger: a topic is a noun-ish phrase ("heat pump",
+ * "excellent job", "customer service") or a whole verb phrase ("explained everything", "asked
+ * questions"). Word endings and short closed lists tell what cannot end or start one.
+ */
+const PAST = /(?:[^e]ed|ied)$/;
+const IRREGULAR_PAST = new Set('knew came went got kept took gave told said found made ran saw felt paid sent brought bought thought stood understood spent lost broke wrote drove held heard met sold showed shown gone given taken seen known broken written left put set'.split(' '));
+/** Adverbs, particles and "like": "came back" is "came back and fixed it" and "the leak came back", opposite senses in one chip. */
+const ADVERB = new Set('like much enough almost nearly quite rather back away around down off over along apart together later earlier again already ever still even once twice afterwards ahead anymore anyway instead soon today tomorrow yesterday tonight well right fast exactly though'.split(' '));
+/** -ly words that are not adverbs. */
+const LY_NOT_ADVERB = new Set('friendly lovely timely costly early elderly daily weekly monthly yearly likely ugly silly family supply reply assembly anomaly rally belly'.split(' '));
+/** Adjectives with no telling ending: a phrase ending on one is cut before its noun ("old electrical", "make sure"). */
+const PLAIN_ADJECTIVE = new Set(
+  'cold hot warm cool short long old new big small little huge tiny good great bad nice fine clean dirty quick fast slow late early polite rude kind happy sure real right wrong high low fair cheap free full empty ready safe easy hard simple clear whole same true busy open dry wet loud quiet prompt neat tidy calm honest smart friendly pleasant better worse cleaner faster cheaper quicker easier nicer higher lower bigger smaller longer shorter'.split(' '),
+);
+const ADJECTIVE_ENDING = /(?:ous|ful|less|ical|able|ible|ive)$/;
+const NOT_ADJECTIVE = new Set('table cable vegetable drive olive detective executive representative relative incentive alternative initiative objective perspective motive archive'.split(' '));
+/** "best technician" is the cut of "the best technician we have had": a superlative needs what it ranks against. */
+const SUPERLATIVE = /^(?:best|worst|most|least|\w+iest|greatest|nicest|fastest|quickest|cheapest|highest|lowest|finest|largest|biggest|smallest)$/;
+/** Words that stand for an object: a topic only as what a verb did ("explained everything", not "sure everything"). */
+const PRONOUN = new Set('everything something anything everyone someone anyone'.split(' '));
+
+/** Verbs in -s that end a subject and its verb ("unit works", "system runs"), not a noun phrase like "shoe covers". */
+const PRESENT_VERB = new Set('works runs knows does says makes takes seems looks feels sounds comes goes gets keeps needs wants cares stays lasts starts stops heats cools blows holds fits'.split(' '));
+
+const isPast = (w: string) => IRREGULAR_PAST.has(w) || PAST.test(w);
+const isAdverb = (w: string) => ADVERB.has(w) || (w.endsWith('ly') && !LY_NOT_ADVERB.has(w));
+const isAdjective = (w: string) => PLAIN_ADJECTIVE.has(w) || (ADJECTIVE_ENDING.test(w) && !NOT_ADJECTIVE.has(w));
+
+/** "said he'd", "can't say", "we'll see": a contracted auxiliary is part of a clause, not of a topic (a possessive "tech's name" is). */
+const CONTRACTION = /(?:n't|'d|'ll|'re|'ve|'m)$/;
+
+export function isTopicShape(first: string, last: string): boolean {
+  if (CONTRACTION.test(first) || CONTRACTION.test(last)) return false;
+  if (isAdverb(first) || SUPERLATIVE.test(first)) return false;
+  if (isAdverb(last) || isAdjective(last) || isPast(last) || PRESENT_VERB.has(last)) return false;
+  if (PRONOUN.has(last)) return isPast(first);
+  // After a verb, an -ing word is a verb too ("stopped blowing", "kept tripping"): the phrase is cut before its object.
+  return !(isPast(first) && last.endsWith('ing'));
+}
+
+/**
+ * The distinct topic phrases of one review's sentences: the runs of two or three words in which
+ * each word leads on to the next as a topic does ("heat pump", "excellent customer service", "wore
+ * shoe covers"), whole (no such word just before or after: not "pump work" out of "heat pump
+ * work"), never across punctuation or quotes, nor before "than" ("area cleaner than").
+ */
 export function reviewBigrams(sentences: readonly { text: string }[], skip: (w: string) => boolean): string[] {
   const seen = new Set<string>();
+  const fits = (a: string, b: string) => !skip(a) && !skip(b) && isTopicShape(a, b);
   for (const s of sentences) {
-    const toks = tokenize(s.text);
-    for (let i = 0; i + 1 < toks.length; i++) if (!skip(toks[i]!) && !skip(toks[i + 1]!)) seen.add(`${toks[i]} ${toks[i + 1]}`);
+    for (const toks of wordRuns(s.text)) {
+      let i = 0;
+      while (i + 1 < toks.length) {
+        let end = i + 1;
+        while (end < toks.length && fits(toks[end - 1]!, toks[end]!)) end++;
+        const n = end - i;
+        if (toks[end] !== 'than') {
+          // An opinion before a compound is the review's view of the topic, not another topic: "excellent customer service" counts for "customer service".
+          if (n === 3 && VALENCE.has(toks[i]!) && !isPast(toks[i]!)) seen.add(`${toks[i + 1]} ${toks[i + 2]}`);
+          else if (n === 2 || (n === 3 && isTopicShape(toks[i]!, toks[end - 1]!))) seen.add(toks.slice(i, end).join(' '));
+        }
+        i = n > 1 ? end - 1 : end;
+      }
+    }
   }
   return [...seen];
 }
