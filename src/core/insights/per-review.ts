@@ -8,7 +8,7 @@ import measured from './measured.json' with { type: 'json' };
 import { candidateTechnicianNames, entityMatchers, type EntityMatchers } from './entities.js';
 import { TAXONOMY_VERSION } from './taxonomy.js';
 import { phrasePieces, wordRuns } from './text.js';
-import { reviewBigrams, topicStopWords } from './themes.js';
+import { topicPhrasesOf, topicStopWords } from './themes.js';
 
 /** Bumped whenever the analysis of a given text can change (model, lexicon, rules). */
 export const ANALYSER_VERSION = '2.2.0';
@@ -38,8 +38,8 @@ export interface ReviewAnalysis {
   candidates: readonly string[];
   /** Judging phrases of the sentences naming each technician, service or problem ("t:Al", "s:ac_repair", "p:leak"). */
   entityPhrases: readonly (readonly [key: string, phrases: readonly string[]])[];
-  /** Two-word phrases the review uses, for topics. */
-  bigrams: readonly string[];
+  /** The topic phrases the review uses (themes.ts). */
+  topicPhrases: readonly string[];
   /** Null unless the review may give the pull quote (4+ stars, positive) and has a sentence fit for it. */
   quote: QuoteCandidate | null;
 }
@@ -92,7 +92,7 @@ export class ReviewAnalyser {
   readonly key: string;
   private readonly known: Set<string>;
   private readonly topicSkip: (w: string) => boolean;
-  /** One string per distinct phrase, key and bigram in kept analyses: reviews repeat them endlessly. */
+  /** One string per distinct phrase, key and topic phrase in kept analyses: reviews repeat them endlessly. */
   private readonly strings = new Map<string, string>();
 
   constructor(
@@ -154,13 +154,13 @@ export class ReviewAnalyser {
       entityPhrases.push([this.intern(key), phrases]);
     }
     const candidates = text ? candidateTechnicianNames(text, this.business, this.known) : EMPTY;
-    const bigrams = reviewBigrams(sentences, this.topicSkip).map((b) => this.intern(b));
+    const topicPhrases = topicPhrasesOf(sentences, this.topicSkip).map((b) => this.intern(b));
     return {
       per,
       sentences: candidates.length ? sentences.filter((s) => s.aspects.length > 0) : EMPTY,
       candidates: candidates.length ? candidates : EMPTY,
       entityPhrases: entityPhrases.length ? entityPhrases : EMPTY,
-      bigrams: bigrams.length ? bigrams : EMPTY,
+      topicPhrases: topicPhrases.length ? topicPhrases : EMPTY,
       quote: r.rating >= 4 && per.sentiment === 'positive' ? bestQuote(sentences) : null,
     };
   }

@@ -1,4 +1,4 @@
-/** What can make a review theme: the stop words for a business, the shape of a topic, and the two-word phrases of one review. */
+/** What can make a review theme: the stop words for a business, the shape of a topic, and the topic phrases of one review. */
 import type { Business } from '../schema/business.js';
 import { VALENCE } from './features.js';
 import { tokenize, wordRuns } from './text.js';
@@ -65,7 +65,7 @@ export function isTopicShape(first: string, last: string): boolean {
  * shoe covers"), whole (no such word just before or after: not "pump work" out of "heat pump
  * work"), never across punctuation or quotes, nor before "than" ("area cleaner than").
  */
-export function reviewBigrams(sentences: readonly { text: string }[], skip: (w: string) => boolean): string[] {
+export function topicPhrasesOf(sentences: readonly { text: string }[], skip: (w: string) => boolean): string[] {
   const seen = new Set<string>();
   const fits = (a: string, b: string) => !skip(a) && !skip(b) && isTopicShape(a, b);
   for (const s of sentences) {
