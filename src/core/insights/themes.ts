@@ -26,7 +26,7 @@ export function topicStopWords(business: Business): (w: string) => boolean {
 const PAST = /(?:[^e]ed|ied)$/;
 const IRREGULAR_PAST = new Set('knew came went got kept took gave told said found made ran saw felt paid sent brought bought thought stood understood spent lost broke wrote drove held heard met sold showed shown gone given taken seen known broken written left put set'.split(' '));
 /** Adverbs, particles and "like": "came back" is "came back and fixed it" and "the leak came back", opposite senses in one chip. */
-const ADVERB = new Set('like much enough almost nearly quite rather back away around down off over along apart together later earlier again already ever still even once twice afterwards ahead anymore anyway instead soon today tomorrow yesterday tonight well right fast exactly though'.split(' '));
+const ADVERB = new Set('like much enough else almost nearly quite rather back away around down off over along apart together later earlier again already ever still even once twice afterwards ahead anymore anyway instead soon today tomorrow yesterday tonight well right fast exactly though'.split(' '));
 /** -ly words that are not adverbs. */
 const LY_NOT_ADVERB = new Set('friendly lovely timely costly early elderly daily weekly monthly yearly likely ugly silly family supply reply assembly anomaly rally belly'.split(' '));
 /** Adjectives with no telling ending: a phrase ending on one is cut before its noun ("old electrical", "make sure"). */
