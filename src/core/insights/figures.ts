@@ -55,7 +55,7 @@ export type Figures = {
 const Z = 1.96;
 
 /** Wilson score interval (95%) of a share `k` of `n`: honest at small n, where k/n alone flatters. */
-export function wilson(k: number, n: number): [low: number, high: number] {
+function wilson(k: number, n: number): [low: number, high: number] {
   if (n === 0) return [0, 1];
   const p = k / n;
   const z2 = Z * Z;

@@ -101,8 +101,9 @@ export function wordRuns(sentence: string): string[][] {
 /**
  * A phrase (a run of the sentence's words, from readablePhrase) cut where the writer's
  * punctuation or quotes cut it: "great job fast" from 'Great job, "fast" too' gives "great job"
- * and "fast". A piece a mark cut drops the function words it would otherwise end on. Nothing when the phrase is not a run of the sentence's words, or when a cut
- * would part a negation from what it negates.
+ * and "fast". A piece a mark cut drops the function words it would otherwise end on. Nothing
+ * when the phrase is not a run of the sentence's words (it would join words across a contrast
+ * word the analyser took out), or when a cut would part a negation from what it negates.
  */
 export function phrasePieces(phrase: string, runs: readonly (readonly string[])[]): string[] {
   const words = tokenize(phrase);
