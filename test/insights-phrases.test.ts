@@ -137,6 +137,17 @@ describe('phrases people read', () => {
     assert.throws(() => check(polite, [...reviews, review('Marco was polite, professional and quick.', 5)]), /"polite professional" is not a run of words/);
   });
 
+  it('a cut phrase keeps a negation with what it negates, and leaves out a bare mention', () => {
+    const covered = review('They said the part was "not covered" even though it was six months old.', 1);
+    const job = review('They were on time, the tech was great, the job got done and the price was right.', 5);
+    const doc = build([covered, job, ...demoReviews(20)]);
+    const phrases = (r: Review) => doc.per_review[r.id]!.aspects.flatMap((a) => a.phrases);
+    assert.deepEqual(phrases(covered), ['not covered']);
+    assert.ok(phrases(job).includes('great'), phrases(job).join(', '));
+    assert.ok(!phrases(job).some((p) => /job/.test(p)), phrases(job).join(', '));
+    check(doc, [covered, job, ...demoReviews(20)]);
+  });
+
   it('judgements the lexicon words carry get a whole phrase: negators beyond "not", phrases that end the sentence', () => {
     const nobody = review('Nobody called back when I asked for an update.', 1);
     const lost = review('The technician, Tommy, did not seem to know what to do.', 1);

@@ -7,7 +7,9 @@ import type { AspectModel } from './model.js';
 import measured from './measured.json' with { type: 'json' };
 import { candidateTechnicianNames, entityMatchers, type EntityMatchers } from './entities.js';
 import { TAXONOMY_VERSION } from './taxonomy.js';
-import { phrasePieces, wordRuns } from './text.js';
+import { DOMAIN_LEXICON, GENERAL_LEXICON, NEGATORS } from './lexicon.js';
+import { PhraseMatcher } from './matcher.js';
+import { phrasePieces, tokenize, wordRuns } from './text.js';
 import { topicPhrasesOf, topicStopWords } from './themes.js';
 
 /** Bumped whenever the analysis of a given text can change (model, lexicon, rules). */
@@ -66,6 +68,21 @@ function bestQuote(sentences: readonly SentenceAnalysis[]): QuoteCandidate | nul
   return best;
 }
 
+let judging: PhraseMatcher | null = null;
+
+/**
+ * Of the pieces of a cut phrase, those that judge: "the tech was great, the job got done" gives
+ * "great" and "the job", and "the job" only names what "great" judged. The pieces the lexicon
+ * reads a judgement in (its polar phrases); all of them when it reads none (an operator's own
+ * phrases are not in it).
+ */
+function judgingPieces(pieces: string[]): string[] {
+  if (pieces.length < 2) return pieces;
+  judging ??= new PhraseMatcher([...DOMAIN_LEXICON, ...GENERAL_LEXICON].filter((e) => e[1] !== 0), NEGATORS);
+  const judged = pieces.filter((p) => judging!.scan(tokenize(p)).length > 0);
+  return judged.length ? judged : pieces;
+}
+
 /**
  * A sentence's quoted phrases cut where its punctuation and quotes cut them (phrasePieces): the
  * analyser reads words, so "great job" and "fast" in 'Great job, "fast" too' come to it as one run.
@@ -77,7 +94,7 @@ function withinMarks(s: SentenceAnalysis): SentenceAnalysis {
   const aspects = s.aspects.map((h) => {
     if (!h.phrases.some((p) => p.includes(' '))) return h;
     runs ??= wordRuns(s.text);
-    const phrases = [...new Set(h.phrases.flatMap((p) => (p.includes(' ') ? phrasePieces(p, runs!) : [p])))];
+    const phrases = [...new Set(h.phrases.flatMap((p) => (p.includes(' ') ? judgingPieces(phrasePieces(p, runs!)) : [p])))];
     if (phrases.length === h.phrases.length && phrases.every((p, i) => p === h.phrases[i])) return h;
     changed = true;
     return { ...h, phrases };

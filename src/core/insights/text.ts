@@ -82,6 +82,10 @@ export function readablePhrase(phrase: string, tokens: readonly string[]): strin
   return null;
 }
 
+const isNegator = (w: string) => NEGATORS.has(w) || w.endsWith("n't");
+/** Prepositions FUNCTION_WORDS leaves out (a phrase may end on them: "fit us in"), but none starts one. */
+const PREPOSITIONS = new Set(['in', 'on']);
+
 /**
  * Where a phrase may not run on: punctuation between words, quotation marks and dashes (a comma
  * or full stop between digits, "$1,200", "2.5", is part of the number).
@@ -101,9 +105,9 @@ export function wordRuns(sentence: string): string[][] {
 /**
  * A phrase (a run of the sentence's words, from readablePhrase) cut where the writer's
  * punctuation or quotes cut it: "great job fast" from 'Great job, "fast" too' gives "great job"
- * and "fast". A piece a mark cut drops the function words it would otherwise end on. Nothing
- * when the phrase is not a run of the sentence's words (it would join words across a contrast
- * word the analyser took out), or when a cut would part a negation from what it negates.
+ * and "fast". A piece a mark cut drops the function words it would otherwise start or end on.
+ * Nothing when the phrase is not a run of the sentence's words (it would join words across a
+ * contrast word the analyser took out).
  */
 export function phrasePieces(phrase: string, runs: readonly (readonly string[])[]): string[] {
   const words = tokenize(phrase);
@@ -131,14 +135,22 @@ export function phrasePieces(phrase: string, runs: readonly (readonly string[])[
       if (k < words.length) continue;
       pieces.push(piece);
       if (pieces.length === 1) return [phrase];
-      if (words.some((w) => NEGATORS.has(w) || w.endsWith("n't"))) return [];
+      // A negated phrase keeps only the pieces that carry their own negation ('was "not covered"' gives
+      // "not covered", "no call, no show" both): a piece cut off from its negator would read the other way.
+      const negated = words.some(isNegator);
       const out: string[] = [];
-      pieces.forEach((p, n) => {
+      for (const [n, p] of pieces.entries()) {
         // The last piece ends where readablePhrase ended the phrase; earlier ones where a mark cut it.
         let end = p.length;
         if (n < pieces.length - 1) while (end > 0 && FUNCTION_WORDS.has(p[end - 1]!)) end--;
-        if (p.slice(0, end).some((w) => !FUNCTION_WORDS.has(w))) out.push(p.slice(0, end).join(' '));
-      });
+        // A later piece starts where a mark did: "and a warranty", "in a good way" lose their leading
+        // function words, but not an auxiliary before its negator ("did not").
+        let start = 0;
+        if (n > 0) while (start < end && (FUNCTION_WORDS.has(p[start]!) || PREPOSITIONS.has(p[start]!)) && !isNegator(p[start]!) && !isNegator(p[start + 1] ?? '')) start++;
+        const kept = p.slice(start, end);
+        if (negated && !kept.some(isNegator)) continue;
+        if (kept.some((w) => !FUNCTION_WORDS.has(w) && !isNegator(w))) out.push(kept.join(' '));
+      }
       return out;
     }
   }
