@@ -18,11 +18,7 @@ export function topicStopWords(business: Business): (w: string) => boolean {
   return (w: string) => STOP.has(w) || FRAMING.has(w) || own.has(w) || /^\d+$/.test(w) || w.length < 3;
 }
 
-/**
- * The shape of a topic, without a part-of-speech tagger: a topic is a noun-ish phrase ("heat pump",
- * "excellent job", "customer service") or a whole verb phrase ("explained everything", "asked
- * questions"). Word endings and short closed lists tell what cannot end or start one.
- */
+/** Verb forms by ending: past tense and participles ("needed", "tried"), not "need" or "speed". */
 const PAST = /(?:[^e]ed|ied)$/;
 const IRREGULAR_PAST = new Set('knew came went got kept took gave told said found made ran saw felt paid sent brought bought thought stood understood spent lost broke wrote drove held heard met sold showed shown gone given taken seen known broken written left put set'.split(' '));
 /** Adverbs, particles and "like": "came back" is "came back and fixed it" and "the leak came back", opposite senses in one chip. */
@@ -50,7 +46,12 @@ const isAdjective = (w: string) => PLAIN_ADJECTIVE.has(w) || (ADJECTIVE_ENDING.t
 /** "said he'd", "can't say", "we'll see": a contracted auxiliary is part of a clause, not of a topic (a possessive "tech's name" is). */
 const CONTRACTION = /(?:n't|'d|'ll|'re|'ve|'m)$/;
 
-export function isTopicShape(first: string, last: string): boolean {
+/**
+ * Whether two words can start and end a topic, without a part-of-speech tagger: a topic is a noun-ish phrase ("heat pump",
+ * "excellent job", "customer service") or a whole verb phrase ("explained everything", "asked
+ * questions"). Word endings and short closed lists tell what cannot end or start one.
+ */
+function isTopicShape(first: string, last: string): boolean {
   if (CONTRACTION.test(first) || CONTRACTION.test(last)) return false;
   if (isAdverb(first) || SUPERLATIVE.test(first)) return false;
   if (isAdverb(last) || isAdjective(last) || isPast(last) || PRESENT_VERB.has(last)) return false;
