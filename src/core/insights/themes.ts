@@ -47,9 +47,10 @@ const isAdjective = (w: string) => PLAIN_ADJECTIVE.has(w) || (ADJECTIVE_ENDING.t
 const CONTRACTION = /(?:n't|'d|'ll|'re|'ve|'m)$/;
 
 /**
- * Whether two words can start and end a topic, without a part-of-speech tagger: a topic is a noun-ish phrase ("heat pump",
- * "excellent job", "customer service") or a whole verb phrase ("explained everything", "asked
- * questions"). Word endings and short closed lists tell what cannot end or start one.
+ * Whether two words can start and end a topic, without a part-of-speech tagger: a topic is a
+ * noun-ish phrase ("heat pump", "excellent job", "customer service") or a whole verb phrase
+ * ("explained everything", "asked questions"). Word endings and short closed lists tell what
+ * cannot end or start one.
  */
 function isTopicShape(first: string, last: string): boolean {
   if (CONTRACTION.test(first) || CONTRACTION.test(last)) return false;
