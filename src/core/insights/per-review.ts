@@ -2,7 +2,7 @@
 import type { Business } from '../schema/business.js';
 import type { AspectEvidence, PerReview } from '../schema/insights.js';
 import type { Review } from '../schema/review.js';
-import { AspectAnalyser, MODEL_METHOD, polarityOf, type Polarity, type SentenceAnalysis } from './analyser.js';
+import { AspectAnalyser, MODEL_METHOD, polarityOf, type AspectHit, type Polarity, type SentenceAnalysis } from './analyser.js';
 import type { AspectModel } from './model.js';
 import measured from './measured.json' with { type: 'json' };
 import { candidateTechnicianNames, entityMatchers, type EntityMatchers } from './entities.js';
@@ -88,18 +88,32 @@ function judgingPieces(pieces: string[]): string[] {
  * analyser reads words, so "great job" and "fast" in 'Great job, "fast" too' come to it as one run.
  * The same object when no phrase of several words crosses a mark.
  */
-function withinMarks(s: SentenceAnalysis): SentenceAnalysis {
-  let runs: string[][] | null = null;
-  let changed = false;
-  const aspects = s.aspects.map((h) => {
-    if (!h.phrases.some((p) => p.includes(' '))) return h;
-    runs ??= wordRuns(s.text);
-    const phrases = [...new Set(h.phrases.flatMap((p) => (p.includes(' ') ? judgingPieces(phrasePieces(p, runs!)) : [p])))];
-    if (phrases.length === h.phrases.length && phrases.every((p, i) => p === h.phrases[i])) return h;
-    changed = true;
-    return { ...h, phrases };
-  });
-  return changed ? { ...s, aspects } : s;
+function withinMarks(s: SentenceAnalysis, runs: readonly (readonly string[])[]): SentenceAnalysis {
+  // One run: no mark inside the sentence for a phrase to cross.
+  if (runs.length < 2) return s;
+  let aspects: AspectHit[] | null = null;
+  for (let i = 0; i < s.aspects.length; i++) {
+    const h = s.aspects[i]!;
+    if (!h.phrases.some(hasSpace)) continue;
+    const cut: string[] = [];
+    for (const p of h.phrases) {
+      if (hasSpace(p)) cut.push(...judgingPieces(phrasePieces(p, runs)));
+      else cut.push(p);
+    }
+    const phrases = [...new Set(cut)];
+    if (sameStrings(phrases, h.phrases)) continue;
+    aspects ??= s.aspects.slice();
+    aspects[i] = { ...h, phrases };
+  }
+  return aspects ? { ...s, aspects } : s;
+}
+
+const hasSpace = (p: string) => p.includes(' ');
+
+function sameStrings(a: readonly string[], b: readonly string[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
 
 /** Analysis of single reviews for one business profile; `key` changes when the profile changes what is found. */
@@ -133,7 +147,9 @@ export class ReviewAnalyser {
   analyse(r: Review): ReviewAnalysis {
     const text = r.text ?? '';
     const read = text ? this.analyser.review(text, r.rating) : null;
-    const sentences = (read?.sentences ?? []).map(withinMarks);
+    // Each sentence's runs of words between marks, for its phrases and its topics.
+    const runs = (read?.sentences ?? []).map((s) => wordRuns(s.text));
+    const sentences = (read?.sentences ?? []).map((s, i) => withinMarks(s, runs[i]!));
     const byAspect = new Map<string, { score: number; polarity: Polarity; phrases: string[] }>();
     for (const s of sentences) {
       for (const a of s.aspects) {
@@ -171,7 +187,7 @@ export class ReviewAnalyser {
       entityPhrases.push([this.intern(key), phrases]);
     }
     const candidates = text ? candidateTechnicianNames(text, this.business, this.known) : EMPTY;
-    const topicPhrases = topicPhrasesOf(sentences, this.topicSkip).map((b) => this.intern(b));
+    const topicPhrases = topicPhrasesOf(runs, this.topicSkip).map((b) => this.intern(b));
     return {
       per,
       sentences: candidates.length ? sentences.filter((s) => s.aspects.length > 0) : EMPTY,

@@ -87,12 +87,12 @@ const isNegator = (w: string) => NEGATORS.has(w) || w.endsWith("n't");
 const PREPOSITIONS = new Set(['in', 'on']);
 
 /**
- * Where a phrase may not run on: punctuation between words, quotation marks and dashes (a comma
- * or full stop between digits, "$1,200", "2.5", is part of the number).
+ * Where a phrase may not run on: punctuation between words, quotation marks, a slash and dashes
+ * (a comma or full stop between digits, "$1,200", "2.5", is part of the number).
  */
 const BOUNDARY = /[.,](?!\d)|(?<!\d)[.,]|[;:!?()[\]{}"\u201c\u201d\u00ab\u00bb\u2026\u2013\u2014/]|(?<![\p{L}\p{N}])['\u2018\u2019]|['\u2018\u2019](?![\p{L}\p{N}])|\s-+\s/u;
 
-/** A sentence's words as the runs between punctuation and quotes: what a quoted phrase or a topic may span. */
+/** A sentence's words as the runs between marks: what a quoted phrase or a topic may span. */
 export function wordRuns(sentence: string): string[][] {
   const runs: string[][] = [];
   for (const part of sentence.split(BOUNDARY)) {

@@ -1,7 +1,7 @@
 /** What can make a review theme: the stop words for a business, the shape of a topic, and the topic phrases of one review. */
 import type { Business } from '../schema/business.js';
 import { VALENCE } from './features.js';
-import { tokenize, wordRuns } from './text.js';
+import { tokenize } from './text.js';
 
 const STOP = new Set(
   `a an the and or but if so to of in on at by for with from as is was were be been are am it its it's this that these those i me my we us our you your he him his she her they them their there here what which who whom when where why how all any both each few more most other some such no nor not only own same than too very can will just don't should now do did does done have has had having would could also up out about into over after before again then once get got one two three four five six seven eight nine ten us he's she's they're we're i'm i've we've didn't wasn't isn't couldn't wouldn't doesn't under above below beneath beyond during within without between against toward towards upon via while until across behind along near`.split(
@@ -62,29 +62,39 @@ function isTopicShape(first: string, last: string): boolean {
 }
 
 /**
- * The distinct topic phrases of one review's sentences: the runs of two or three words in which
+ * The distinct topic phrases of one review's sentences, given as their runs of words between
+ * marks (wordRuns, so never across punctuation or quotes): the runs of two or three words in which
  * each word leads on to the next as a topic does ("heat pump", "excellent customer service", "wore
  * shoe covers"), whole (no such word just before or after: not "pump work" out of "heat pump
- * work"), never across punctuation or quotes, nor before "than" ("area cleaner than").
+ * work"), nor before "than" ("area cleaner than").
  */
-export function topicPhrasesOf(sentences: readonly { text: string }[], skip: (w: string) => boolean): string[] {
+export function topicPhrasesOf(sentences: readonly (readonly (readonly string[])[])[], skip: (w: string) => boolean): string[] {
   const seen = new Set<string>();
-  const fits = (a: string, b: string) => !skip(a) && !skip(b) && isTopicShape(a, b);
-  for (const s of sentences) {
-    for (const toks of wordRuns(s.text)) {
+  const open: boolean[] = [];
+  for (const runs of sentences) {
+    for (const toks of runs) {
+      if (toks.length < 2) continue;
+      open.length = toks.length;
+      for (let k = 0; k < toks.length; k++) open[k] = !skip(toks[k]!);
       let i = 0;
       while (i + 1 < toks.length) {
         let end = i + 1;
-        while (end < toks.length && fits(toks[end - 1]!, toks[end]!)) end++;
+        while (end < toks.length && leadsOn(toks, open, end - 1)) end++;
         const n = end - i;
         if (toks[end] !== 'than') {
           // An opinion before a compound is the review's view of the topic, not another topic: "excellent customer service" counts for "customer service".
           if (n === 3 && VALENCE.has(toks[i]!) && !isPast(toks[i]!)) seen.add(`${toks[i + 1]} ${toks[i + 2]}`);
           else if (n === 2 || (n === 3 && isTopicShape(toks[i]!, toks[end - 1]!))) seen.add(toks.slice(i, end).join(' '));
         }
-        i = n > 1 ? end - 1 : end;
+        // The pair that ended this run cannot start the next one.
+        i = end;
       }
     }
   }
   return [...seen];
+}
+
+/** Whether word k leads on to word k + 1 as a topic does (`open`: the words that may be in a topic at all). */
+function leadsOn(toks: readonly string[], open: readonly boolean[], k: number): boolean {
+  return open[k]! && open[k + 1]! && isTopicShape(toks[k]!, toks[k + 1]!);
 }
