@@ -47,11 +47,14 @@ const techFigures = (t: Figures['technicians'][number]) => `${t.name} (named in 
 function bestTechnician(f: Figures): Faq | null {
   const named = f.technicians.filter((t) => t.mention_count >= 3);
   if (named.length === 0) return null;
-  const share = (t: (typeof named)[number]) => t.sentiment.positive / t.mention_count;
-  const ranked = [...named].sort((x, y) => share(y) - share(x) || y.mention_count - x.mention_count || (x.name < y.name ? -1 : 1));
+  const rate = (t: (typeof named)[number]) => t.sentiment.positive / t.mention_count;
+  const ranked = [...named].sort((x, y) => rate(y) - rate(x) || y.mention_count - x.mention_count || (x.name < y.name ? -1 : 1));
   const lead = ranked[0]!;
   const question = 'Who is the best technician?';
-  if (ranked.length > 1 && ranked.slice(1).every((t) => shareIsHigher(lead.sentiment.positive, lead.mention_count, t.sentiment.positive, t.mention_count))) {
+  // The first technician the leader is not ahead of beyond chance, if any.
+  const rival = ranked.slice(1).find((t) => !shareIsHigher(lead.sentiment.positive, lead.mention_count, t.sentiment.positive, t.mention_count));
+  const share = (t: (typeof named)[number]) => `${t.sentiment.positive} of ${t.mention_count}, ${pct(t.sentiment.positive, t.mention_count)}%`;
+  if (ranked.length > 1 && !rival) {
     const others = ranked.slice(1, 3).map(techFigures);
     return {
       id: 'best_technician',
@@ -61,10 +64,9 @@ function bestTechnician(f: Figures): Faq | null {
     };
   }
   const byCount = [...named].sort((x, y) => y.sentiment.positive - x.sentiment.positive || y.mention_count - x.mention_count || (x.name < y.name ? -1 : 1));
-  const why =
-    ranked.length > 1
-      ? `${lead.name} has the highest share of positive reviews (${lead.sentiment.positive} of ${lead.mention_count}), but not above every other technician's by more than chance gives for this many reviews`
-      : `${lead.name} is the only technician named in three or more reviews, with no one to compare against`;
+  const why = rival
+    ? `${lead.name} has the highest share of positive reviews (${share(lead)}), but the lead over ${rival.name} (${share(rival)}) is within what chance gives for this many reviews`
+    : `${lead.name} is the only technician named in three or more reviews, with no one to compare against`;
   return {
     id: 'best_technician',
     question,
