@@ -1,8 +1,10 @@
-/** Every phrase the insights document shows people is a real phrase: found in a review, not cut off on a function word. */
+/** Every phrase the insights document shows people is a real phrase (a run of a review's words between marks, not cut off on a function word), topics are whole phrases of one sense, and a claim like "best" rests on a margin the counts support. */
 import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import { benchReviews } from '../bench/lib/dataset.js';
 import { buildInsights } from '../src/core/insights/build.js';
+import { countIsHigher, shareIsHigher } from '../src/core/insights/figures.js';
 import { tokenize } from '../src/core/insights/text.js';
 import { DEMO_BUSINESS } from '../src/core/demo/business.js';
 import { demoReviews } from '../src/core/demo/reviews.js';
@@ -14,7 +16,7 @@ const DANGLING = new Set(
   'a an the my our your his her their its me us him them this that these those to of at by for with from into about as and or but if than so not no is was were be been are do does did has have had will would can could what which who when where how under above below beneath beyond during within between against toward towards upon via while until'.split(' '),
 );
 
-/** Every phrase a reader sees: top phrases, topic labels, quoted words in the summary and FAQ answers. */
+/** Every phrase a reader sees across the document: top phrases, topic labels, quoted words in the summary and FAQ answers. */
 function phrasesOf(doc: Insights): { where: string; phrase: string }[] {
   const out: { where: string; phrase: string }[] = [];
   const add = (where: string, ps: readonly string[]) => ps.forEach((phrase) => out.push({ where, phrase }));
@@ -26,25 +28,68 @@ function phrasesOf(doc: Insights): { where: string; phrase: string }[] {
   const quoted = (text: string) => [...text.matchAll(/"([^"]+)"/g)].map((m) => m[1]!);
   add('summary', quoted(doc.summary ?? ''));
   for (const f of doc.faq) add(`faq ${f.id}`, quoted(f.answer));
-  for (const [id, r] of Object.entries(doc.per_review)) for (const a of r.aspects) add(`review ${id} ${a.aspect}`, a.phrases);
   return out;
 }
 
+/**
+ * The review texts as the runs of words a phrase may take: " | " where punctuation, a quote or a
+ * dash parts words (written here, apart from the code's own wordRuns), " . " where a sentence ends.
+ */
+function runsOf(text: string): string {
+  return text
+    .split(/(?<=[.!?])\s+|\n+/)
+    .map((sentence) =>
+      sentence
+        .split(/[,;:!?()"\u201c\u201d\u2026\u2013\u2014/]|\.(?!\d)|(?<![\w])['\u2018\u2019]|['\u2018\u2019](?![\w])|\s-+\s/)
+        .map((part) => tokenize(part).join(' '))
+        .filter((run) => run.length > 0)
+        .join(' | '),
+    )
+    .join(' . ');
+}
+
+/** Words a topic cannot end on (written here, apart from themes.ts). */
+const PARTICLES = new Set('back away off over out up down around again later though anyway instead'.split(' '));
+
+/** Fixed phrases whose last word stands as an adverb, not as a preposition waiting for its noun. */
+const IDIOMS = new Set(['above and beyond']);
+
+/** The phrase is whole: not ended on a function word, unless the writer's sentence ends there too ("did not seem to know what to do.") or it is an idiom. */
+function assertWhole(where: string, phrase: string, text: string): void {
+  const words = tokenize(phrase);
+  assert.ok(words.length > 0, `${where}: empty phrase`);
+  const whole = !DANGLING.has(words[words.length - 1]!) || text.includes(` ${words.join(' ')} . `) || [...IDIOMS].some((i) => words.join(' ').endsWith(i));
+  assert.ok(whole, `${where}: "${phrase}" ends on a function word`);
+  assert.ok(text.includes(` ${words.join(' ')} `), `${where}: "${phrase}" is not a run of words any review wrote between two marks`);
+}
+
 function check(doc: Insights, reviews: readonly Review[]): void {
-  const corpus = ` ${reviews.map((r) => tokenize(r.text ?? '').join(' ')).join(' | ')} `;
+  const corpus = ` ${reviews.map((r) => runsOf(r.text ?? '')).join(' . ')} . `;
   const seen = new Set<string>();
   for (const { where, phrase } of phrasesOf(doc)) {
     if (seen.has(phrase)) continue;
     seen.add(phrase);
-    const words = tokenize(phrase);
-    assert.ok(words.length > 0, `${where}: empty phrase`);
-    assert.ok(!DANGLING.has(words[words.length - 1]!), `${where}: "${phrase}" ends on a function word`);
-    assert.ok(corpus.includes(` ${words.join(' ')} `), `${where}: "${phrase}" is not a run of words any review wrote`);
+    assertWhole(where, phrase, corpus);
   }
+  // A topic ending on a particle or adverb is a verb's tail whose sense its subject decides ("came back").
+  for (const t of doc.topics) assert.ok(!PARTICLES.has(t.label.split(' ').at(-1)!), `topic "${t.label}" ends on a particle or adverb`);
+  // A review's own phrases come from its own words.
+  const texts = new Map(reviews.map((r) => [r.id, ` ${runsOf(r.text ?? '')} . `]));
+  for (const [id, r] of Object.entries(doc.per_review)) for (const a of r.aspects) for (const p of a.phrases) assertWhole(`review ${id} ${a.aspect}`, p, texts.get(id)!);
   // The summary is plain sentences: each starts with a capital or a digit and ends with a full stop.
   for (const sentence of (doc.summary ?? '').split(/(?<=\.)\s+/)) assert.match(sentence, /^[A-Z0-9].*\.$/, sentence);
   if (doc.pull_quote) assert.ok(reviews.some((r) => r.text?.includes(doc.pull_quote!.text)), 'the pull quote is a sentence of a review');
 }
+
+let made = 0;
+/** A review of the demo business with these words and stars. */
+function review(text: string, rating: number): Review {
+  made++;
+  const day = String(1 + (made % 28)).padStart(2, '0');
+  return { id: `r${String(made).padStart(4, '0')}`, author: 'A. Reviewer', author_avatar_url: null, rating, date: `2026-10-${day}`, text, source: 'google', source_url: null, owner_reply: null, verified: true, source_id: null };
+}
+const times = (n: number, f: () => Review): Review[] => Array.from({ length: n }, f);
+const build = (reviews: readonly Review[]) => buildInsights(DEMO_BUSINESS, reviews, '2026-11-22T00:00:00Z');
 
 describe('phrases people read', () => {
   it('the demo document shows only real, whole phrases', () => {
@@ -60,10 +105,112 @@ describe('phrases people read', () => {
     check(doc, reviews);
   });
 
+  it('so do the blind-written sentences of eval/, as reviews: words no template made', () => {
+    const reviews: Review[] = [];
+    for (const file of readdirSync('eval').filter((f) => /^absa-.*\.tsv$/.test(f))) {
+      for (const line of readFileSync(`eval/${file}`, 'utf8').split('\n').slice(1)) {
+        const [text, stars] = line.split('\t');
+        if (text) reviews.push(review(text, Number(stars)));
+      }
+    }
+    assert.ok(reviews.length > 5000, `${reviews.length} sentences`);
+    check(build(reviews), reviews);
+  });
+
   it('a cut phrase is caught: the check itself can fail', () => {
     const reviews = demoReviews(40);
     const doc = buildInsights(DEMO_BUSINESS, reviews, '2026-11-22T00:00:00Z');
     const broken = { ...doc, aspects: doc.aspects.map((a, i) => (i === 0 ? { ...a, top_phrases: ['ignored my'] } : a)) };
     assert.throws(() => check(broken, reviews), /ends on a function word/);
+  });
+
+  it('a phrase never runs across punctuation or quotes, and the check catches one that does', () => {
+    const reviews = [review('Great job, "fast" too.', 5), review("They did a great job. 'Fast' and tidy.", 5), ...demoReviews(20)];
+    const doc = build(reviews);
+    const phrases = doc.per_review[reviews[0]!.id]!.aspects.flatMap((a) => a.phrases);
+    assert.ok(phrases.includes('great job'), phrases.join(', '));
+    assert.ok(!phrases.some((p) => p.includes('job fast')), phrases.join(', '));
+    check(doc, reviews);
+    const glued = { ...doc, aspects: doc.aspects.map((a, i) => (i === 0 ? { ...a, top_phrases: ['great job fast'] } : a)) };
+    assert.throws(() => check(glued, reviews), /"great job fast" is not a run of words/);
+    const polite = { ...doc, topics: [{ label: 'polite professional', review_count: 3, sentiment: { score: 1, positive: 3, neutral: 0, negative: 0 }, example_review_ids: [] }] };
+    assert.throws(() => check(polite, [...reviews, review('Marco was polite, professional and quick.', 5)]), /"polite professional" is not a run of words/);
+  });
+
+  it('a cut phrase keeps a negation with what it negates, and leaves out a bare mention', () => {
+    const covered = review('They said the part was "not covered" even though it was six months old.', 1);
+    const job = review('They were on time, the tech was great, the job got done and the price was right.', 5);
+    const doc = build([covered, job, ...demoReviews(20)]);
+    const phrases = (r: Review) => doc.per_review[r.id]!.aspects.flatMap((a) => a.phrases);
+    assert.deepEqual(phrases(covered), ['not covered']);
+    assert.ok(phrases(job).includes('great'), phrases(job).join(', '));
+    assert.ok(!phrases(job).some((p) => /job/.test(p)), phrases(job).join(', '));
+    check(doc, [covered, job, ...demoReviews(20)]);
+  });
+
+  it('judgements the lexicon words carry get a whole phrase: negators beyond "not", phrases that end the sentence', () => {
+    const nobody = review('Nobody called back when I asked for an update.', 1);
+    const lost = review('The technician, Tommy, did not seem to know what to do.', 1);
+    const doc = build([nobody, lost, ...demoReviews(20)]);
+    const phrasesOf = (r: Review, aspect: string) => doc.per_review[r.id]!.aspects.find((a) => a.aspect === aspect)?.phrases;
+    assert.deepEqual(phrasesOf(nobody, 'communication'), ['nobody called back']);
+    assert.deepEqual(phrasesOf(lost, 'technical_knowledge'), ['did not seem to know what to do']);
+  });
+
+  it('topics are noun phrases or whole verb phrases, and never merge opposite senses', () => {
+    const reviews = [
+      // "came back" in opposite senses: the tech returned to fix it, and the fault returned.
+      ...times(4, () => review('The part failed, so they came back and fixed it under warranty.', 5)),
+      ...times(4, () => review('The same leak came back a week later.', 1)),
+      // Fragments the old two-word topics made: an adverb and a bare verb, a superlative cut from its comparison, two adjectives across a comma.
+      ...times(4, () => review('Priya was friendly and clearly knew the job.', 5)),
+      ...times(4, () => review('Ask for Marco, the best technician we have had.', 5)),
+      ...times(4, () => review('Lena was polite, professional and explained everything.', 5)),
+      ...times(4, () => review('The heat pump was making a grinding noise.', 4)),
+      ...times(3, () => review('Excellent customer service.', 5)),
+      ...times(3, () => review('Customer service was terrible.', 1)),
+    ];
+    const doc = build(reviews);
+    const labels = doc.topics.map((t) => t.label);
+    for (const fragment of ['came back', 'clearly knew', 'best technician', 'polite professional', 'excellent customer']) assert.ok(!labels.includes(fragment), `${fragment} in ${labels.join(', ')}`);
+    for (const topic of ['heat pump', 'grinding noise', 'explained everything']) assert.ok(labels.includes(topic), `${topic} not in ${labels.join(', ')}`);
+    // An opinion before a compound counts for the compound: praise and complaint of customer service are one topic.
+    assert.deepEqual(
+      doc.topics.find((t) => t.label === 'customer service')?.review_count,
+      6,
+    );
+    check(doc, reviews);
+  });
+
+  it('no technician is called best on a difference the review counts do not support', () => {
+    const good = (name: string) => () => review(`${name} was friendly and clearly knew the job. Highly recommend!`, 5);
+    const bad = (name: string) => () => review(`${name} was rude when I asked questions. Never again.`, 1);
+    // Priya 16 of 21 positive against Marco 41 of 55: 76% against 75%, the demo's near tie.
+    const close = build([...times(16, good('Priya')), ...times(5, bad('Priya')), ...times(41, good('Marco')), ...times(14, bad('Marco'))]);
+    const techs = Object.fromEntries(close.entities.technicians.map((t) => [t.name, [t.sentiment.positive, t.mention_count]]));
+    assert.deepEqual([techs.Priya, techs.Marco], [[16, 21], [41, 55]], 'the reviews read as intended');
+    const tie = close.faq.find((f) => f.id === 'best_technician')!;
+    assert.match(tie.answer, /^No one technician stands out: Priya has the highest share of positive reviews \(16 of 21, 76\.2%\), but the lead over Marco \(41 of 55, 74\.5%\) is within what chance gives/);
+    assert.match(tie.answer, /Praised in the most reviews: Marco \(named in 55 reviews, 41 positive/);
+    // 20 of 20 against 8 of 20: a lead the counts carry.
+    const clear = build([...times(20, good('Lena')), ...times(8, good('Tom')), ...times(12, bad('Tom'))]);
+    assert.match(clear.faq.find((f) => f.id === 'best_technician')!.answer, /^Lena, by what customers write: 20 of the 20 reviews naming Lena are positive/);
+    // One technician alone is not "best" of anyone.
+    const alone = build(times(5, good('Dwayne')));
+    assert.match(alone.faq.find((f) => f.id === 'best_technician')!.answer, /^No one technician stands out: Dwayne is the only technician named/);
+  });
+});
+
+describe('the margins behind "best" and "most"', () => {
+  it('a share is higher only beyond chance (Newcombe 95% interval)', () => {
+    assert.equal(shareIsHigher(16, 21, 41, 55), false);
+    assert.equal(shareIsHigher(20, 20, 8, 20), true);
+    assert.equal(shareIsHigher(3, 3, 1, 3), false, 'three reviews each are too few');
+    assert.equal(shareIsHigher(300, 400, 250, 400), true);
+  });
+
+  it('a count is higher only beyond chance (sign test)', () => {
+    assert.equal(countIsHigher(39, 36), false);
+    assert.equal(countIsHigher(138, 93), true);
   });
 });

@@ -1,6 +1,6 @@
 /** The insights FAQ: questions a customer asks, answered from the figures alone. */
 import type { AspectEntry, Insights } from '../schema/insights.js';
-import { topCounts, type Figures } from './figures.js';
+import { countIsHigher, shareIsHigher, topCounts, type Figures } from './figures.js';
 import { pct } from './numbers.js';
 
 type Faq = Insights['faq'][number];
@@ -35,6 +35,51 @@ const ASPECT_QUESTIONS: [id: string, aspect: string, question: string][] = [
   ['warranty', 'warranty', 'Do they stand behind their work?'],
 ];
 
+/** How a technician reads in a list: "Marco (named in 55 reviews, 41 positive, average 4.24)". */
+const techFigures = (t: Figures['technicians'][number]) => `${t.name} (named in ${t.mention_count} reviews, ${t.sentiment.positive} positive, average ${t.average_rating})`;
+
+/**
+ * "Best" only where the numbers carry it: the technician whose reviews are most often positive,
+ * if that share is above every other's by more than chance gives for their counts (shareIsHigher).
+ * Otherwise the answer says no one stands out and gives the counts, naming who is praised in the
+ * most reviews as just that.
+ */
+function bestTechnician(f: Figures): Faq | null {
+  const named = f.technicians.filter((t) => t.mention_count >= 3);
+  if (named.length === 0) return null;
+  const rate = (t: (typeof named)[number]) => t.sentiment.positive / t.mention_count;
+  const ranked = [...named].sort((x, y) => rate(y) - rate(x) || y.mention_count - x.mention_count || (x.name < y.name ? -1 : 1));
+  const lead = ranked[0]!;
+  const question = 'Who is the best technician?';
+  // The first technician the leader is not ahead of beyond chance, if any.
+  const rival = ranked.slice(1).find((t) => !shareIsHigher(lead.sentiment.positive, lead.mention_count, t.sentiment.positive, t.mention_count));
+  const share = (t: (typeof named)[number]) => `${t.sentiment.positive} of ${t.mention_count}, ${pct(t.sentiment.positive, t.mention_count)}%`;
+  if (ranked.length > 1 && !rival) {
+    const others = ranked.slice(1, 3).map(techFigures);
+    return {
+      id: 'best_technician',
+      question,
+      answer: `${lead.name}, by what customers write: ${lead.sentiment.positive} of the ${lead.mention_count} reviews naming ${lead.name} are positive (${pct(lead.sentiment.positive, lead.mention_count)}%), average rating ${lead.average_rating}, more often than for any other technician by a margin their review counts support (95% interval). Next: ${others.join(', ')}.`,
+      review_ids: lead.example_review_ids,
+    };
+  }
+  const byCount = [...named].sort((x, y) => y.sentiment.positive - x.sentiment.positive || y.mention_count - x.mention_count || (x.name < y.name ? -1 : 1));
+  const why = rival
+    ? `${lead.name} has the highest share of positive reviews (${share(lead)}), but the lead over ${rival.name} (${share(rival)}) is within what chance gives for this many reviews`
+    : `${lead.name} is the only technician named in three or more reviews, with no one to compare against`;
+  return {
+    id: 'best_technician',
+    question,
+    answer: `No one technician stands out: ${why}. Praised in the most reviews: ${byCount.slice(0, 3).map(techFigures).join(', ')}.`,
+    review_ids: byCount[0]!.example_review_ids,
+  };
+}
+
+/** " Quality of work is close behind (36 reviews)." when the runner-up's count is within chance of the first's (countIsHigher), so "most" is not read as a clear lead. */
+export function closeBehind(first: number, next: AspectEntry | undefined, count: number, unit = 'review'): string {
+  return next && count > 0 && !countIsHigher(first, count) ? ` ${next.label} is close behind (${count} ${unit}${count === 1 ? '' : 's'}).` : '';
+}
+
 /** Questions a prospective customer asks, each answered from the figures with the reviews behind them. Unanswerable ones are left out. */
 export function faqFor(f: Figures): Faq[] {
   const out: Faq[] = [];
@@ -45,38 +90,28 @@ export function faqFor(f: Figures): Faq[] {
     if (!e || e.mention_count < 3) continue;
     out.push({ id, question, answer: aspectAnswer(e, f), review_ids: aspectEvidence(f, aspect) });
   }
-  const ranked = f.technicians
-    .filter((t) => t.mention_count >= 3)
-    .map((t) => ({ t, share: t.sentiment.positive / t.mention_count }))
-    .sort((x, y) => y.share - x.share || (y.t.average_rating ?? 0) - (x.t.average_rating ?? 0) || (x.t.name < y.t.name ? -1 : 1));
-  if (ranked.length > 0) {
-    const best = ranked[0]!.t;
-    const others = ranked.slice(1, 3).map(({ t }) => `${t.name} (${t.mention_count} reviews, ${t.average_rating} average)`);
-    out.push({
-      id: 'best_technician',
-      question: 'Who is the best technician?',
-      answer: `${best.name}, by what customers write: named in ${best.mention_count} reviews, ${best.sentiment.positive} of them positive, average rating ${best.average_rating}.${others.length ? ` Also often named: ${others.join(', ')}.` : ''}`,
-      review_ids: best.example_review_ids,
-    });
-  }
+  const tech = bestTechnician(f);
+  if (tech) out.push(tech);
   const judged = f.aspects.filter((a) => a.mention_count > 0);
-  const praised = [...judged].sort((x, y) => y.positive_count - x.positive_count || (x.id < y.id ? -1 : 1))[0];
+  const byPraise = [...judged].sort((x, y) => y.positive_count - x.positive_count || (x.id < y.id ? -1 : 1));
+  const praised = byPraise[0];
   if (praised && praised.positive_count > 0) {
     out.push({
       id: 'most_praised',
       question: 'What do customers like most?',
-      answer: `${praised.label}: praised in ${praised.positive_count} review${praised.positive_count === 1 ? '' : 's'} (${praised.positive_pct}% of those that mention it).`,
+      answer: `${praised.label}: praised in ${praised.positive_count} review${praised.positive_count === 1 ? '' : 's'} (${praised.positive_pct}% of those that mention it).${closeBehind(praised.positive_count, byPraise[1], byPraise[1]?.positive_count ?? 0)}`,
       review_ids: aspectEvidence(f, praised.id).slice(0, 3),
     });
   }
-  const complained = [...judged].sort((x, y) => y.negative_count - x.negative_count || (x.id < y.id ? -1 : 1))[0];
+  const byComplaint = [...judged].sort((x, y) => y.negative_count - x.negative_count || (x.id < y.id ? -1 : 1));
+  const complained = byComplaint[0];
   if (complained && complained.negative_count > 0) {
     const ids = f.aspectIndex.get(complained.id)!.ids.negative.slice(0, 5);
     const words = phrasesFor(f, complained.id, 'negative');
     out.push({
       id: 'most_complained',
       question: 'What do customers complain about most?',
-      answer: `${complained.label}: criticised in ${complained.negative_count} review${complained.negative_count === 1 ? '' : 's'} (${pct(complained.negative_count, complained.mention_count)}% of those that mention it).${words.length ? ` Typical words: ${words.map((p) => `"${p}"`).join(', ')}.` : ''}`,
+      answer: `${complained.label}: criticised in ${complained.negative_count} review${complained.negative_count === 1 ? '' : 's'} (${pct(complained.negative_count, complained.mention_count)}% of those that mention it).${closeBehind(complained.negative_count, byComplaint[1], byComplaint[1]?.negative_count ?? 0)}${words.length ? ` Typical words: ${words.map((p) => `"${p}"`).join(', ')}.` : ''}`,
       review_ids: ids,
     });
   }

@@ -50,3 +50,33 @@ export type Figures = {
   /** Mean star rating of all the reviews, computed once; null when there are none. */
   averageRating: number | null;
 };
+
+/** z for a two-sided 95% interval. */
+const Z = 1.96;
+
+/** Wilson score interval (95%) of a share `k` of `n`: honest at small n, where k/n alone flatters. */
+function wilson(k: number, n: number): [low: number, high: number] {
+  if (n === 0) return [0, 1];
+  const p = k / n;
+  const z2 = Z * Z;
+  const centre = (p + z2 / (2 * n)) / (1 + z2 / n);
+  const half = (Z * Math.sqrt((p * (1 - p)) / n + z2 / (4 * n * n))) / (1 + z2 / n);
+  return [Math.max(0, centre - half), Math.min(1, centre + half)];
+}
+
+/**
+ * Whether share k1/n1 is above k2/n2 by more than chance gives: the lower end of Newcombe's 95%
+ * interval for the difference (built from the two Wilson intervals) is above zero.
+ */
+export function shareIsHigher(k1: number, n1: number, k2: number, n2: number): boolean {
+  const p1 = k1 / n1;
+  const p2 = k2 / n2;
+  const [l1] = wilson(k1, n1);
+  const [, u2] = wilson(k2, n2);
+  return p1 - p2 - Math.sqrt((p1 - l1) ** 2 + (u2 - p2) ** 2) > 0;
+}
+
+/** Whether count a is above count b by more than chance gives (a sign test at 95%: of a + b, a share this far above half). */
+export function countIsHigher(a: number, b: number): boolean {
+  return a - b > Z * Math.sqrt(a + b);
+}

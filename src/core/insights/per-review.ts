@@ -1,12 +1,16 @@
+/** One review analysed for the insights: its aspect judgements and phrases, the entities it names, its topic phrases and pull-quote candidate; kept between revisions. */
 import type { Business } from '../schema/business.js';
 import type { AspectEvidence, PerReview } from '../schema/insights.js';
 import type { Review } from '../schema/review.js';
-import { AspectAnalyser, MODEL_METHOD, polarityOf, type Polarity, type SentenceAnalysis } from './analyser.js';
+import { AspectAnalyser, MODEL_METHOD, polarityOf, type AspectHit, type Polarity, type SentenceAnalysis } from './analyser.js';
 import type { AspectModel } from './model.js';
 import measured from './measured.json' with { type: 'json' };
 import { candidateTechnicianNames, entityMatchers, type EntityMatchers } from './entities.js';
 import { TAXONOMY_VERSION } from './taxonomy.js';
-import { reviewBigrams, topicStopWords } from './themes.js';
+import { DOMAIN_LEXICON, GENERAL_LEXICON, NEGATORS } from './lexicon.js';
+import { PhraseMatcher } from './matcher.js';
+import { phrasePieces, tokenize, wordRuns } from './text.js';
+import { topicPhrasesOf, topicStopWords } from './themes.js';
 
 /** Bumped whenever the analysis of a given text can change (model, lexicon, rules). */
 export const ANALYSER_VERSION = '2.2.0';
@@ -36,8 +40,8 @@ export interface ReviewAnalysis {
   candidates: readonly string[];
   /** Judging phrases of the sentences naming each technician, service or problem ("t:Al", "s:ac_repair", "p:leak"). */
   entityPhrases: readonly (readonly [key: string, phrases: readonly string[]])[];
-  /** Two-word phrases the review uses, for topics. */
-  bigrams: readonly string[];
+  /** The topic phrases the review uses (themes.ts). */
+  topicPhrases: readonly string[];
   /** Null unless the review may give the pull quote (4+ stars, positive) and has a sentence fit for it. */
   quote: QuoteCandidate | null;
 }
@@ -64,6 +68,54 @@ function bestQuote(sentences: readonly SentenceAnalysis[]): QuoteCandidate | nul
   return best;
 }
 
+let judging: PhraseMatcher | null = null;
+
+/**
+ * Of the pieces of a cut phrase, those that judge: "the tech was great, the job got done" gives
+ * "great" and "the job", and "the job" only names what "great" judged. The pieces the lexicon
+ * reads a judgement in (its polar phrases); all of them when it reads none (an operator's own
+ * phrases are not in it).
+ */
+function judgingPieces(pieces: string[]): string[] {
+  if (pieces.length < 2) return pieces;
+  judging ??= new PhraseMatcher([...DOMAIN_LEXICON, ...GENERAL_LEXICON].filter((e) => e[1] !== 0), NEGATORS);
+  const judged = pieces.filter((p) => judging!.scan(tokenize(p)).length > 0);
+  return judged.length ? judged : pieces;
+}
+
+/**
+ * A sentence's quoted phrases cut where its punctuation and quotes cut them (phrasePieces): the
+ * analyser reads words, so "great job" and "fast" in 'Great job, "fast" too' come to it as one run.
+ * The same object when no phrase of several words crosses a mark.
+ */
+function withinMarks(s: SentenceAnalysis, runs: readonly (readonly string[])[]): SentenceAnalysis {
+  // One run: no mark inside the sentence for a phrase to cross.
+  if (runs.length < 2) return s;
+  let aspects: AspectHit[] | null = null;
+  for (let i = 0; i < s.aspects.length; i++) {
+    const h = s.aspects[i]!;
+    if (!h.phrases.some(hasSpace)) continue;
+    const cut: string[] = [];
+    for (const p of h.phrases) {
+      if (hasSpace(p)) cut.push(...judgingPieces(phrasePieces(p, runs)));
+      else cut.push(p);
+    }
+    const phrases = [...new Set(cut)];
+    if (sameStrings(phrases, h.phrases)) continue;
+    aspects ??= s.aspects.slice();
+    aspects[i] = { ...h, phrases };
+  }
+  return aspects ? { ...s, aspects } : s;
+}
+
+const hasSpace = (p: string) => p.includes(' ');
+
+function sameStrings(a: readonly string[], b: readonly string[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
 /** Analysis of single reviews for one business profile; `key` changes when the profile changes what is found. */
 export class ReviewAnalyser {
   readonly analyser: AspectAnalyser;
@@ -71,7 +123,7 @@ export class ReviewAnalyser {
   readonly key: string;
   private readonly known: Set<string>;
   private readonly topicSkip: (w: string) => boolean;
-  /** One string per distinct phrase, key and bigram in kept analyses: reviews repeat them endlessly. */
+  /** One string per distinct phrase, key and topic phrase in kept analyses: reviews repeat them endlessly. */
   private readonly strings = new Map<string, string>();
 
   constructor(
@@ -95,7 +147,9 @@ export class ReviewAnalyser {
   analyse(r: Review): ReviewAnalysis {
     const text = r.text ?? '';
     const read = text ? this.analyser.review(text, r.rating) : null;
-    const sentences = read?.sentences ?? [];
+    // Each sentence's runs of words between marks, for its phrases and its topics.
+    const runs = (read?.sentences ?? []).map((s) => wordRuns(s.text));
+    const sentences = (read?.sentences ?? []).map((s, i) => withinMarks(s, runs[i]!));
     const byAspect = new Map<string, { score: number; polarity: Polarity; phrases: string[] }>();
     for (const s of sentences) {
       for (const a of s.aspects) {
@@ -133,13 +187,13 @@ export class ReviewAnalyser {
       entityPhrases.push([this.intern(key), phrases]);
     }
     const candidates = text ? candidateTechnicianNames(text, this.business, this.known) : EMPTY;
-    const bigrams = reviewBigrams(sentences, this.topicSkip).map((b) => this.intern(b));
+    const topicPhrases = topicPhrasesOf(runs, this.topicSkip).map((b) => this.intern(b));
     return {
       per,
       sentences: candidates.length ? sentences.filter((s) => s.aspects.length > 0) : EMPTY,
       candidates: candidates.length ? candidates : EMPTY,
       entityPhrases: entityPhrases.length ? entityPhrases : EMPTY,
-      bigrams: bigrams.length ? bigrams : EMPTY,
+      topicPhrases: topicPhrases.length ? topicPhrases : EMPTY,
       quote: r.rating >= 4 && per.sentiment === 'positive' ? bestQuote(sentences) : null,
     };
   }

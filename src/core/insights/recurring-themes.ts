@@ -1,12 +1,12 @@
-/** The insights document's topics: the two-word phrases that recur across the analysed reviews. */
+/** The insights document's topics: the topic phrases (themes.ts) that recur across the analysed reviews. */
 import type { Insights } from '../schema/insights.js';
 import { sentimentCounts, type Analysed } from './figures.js';
 
-/** Recurring two-word phrases (by how many reviews use them), the themes customers come back to. */
+/** Recurring topic phrases (by how many reviews use them), the themes customers come back to. */
 export function topicsOf(all: readonly Analysed[], max = 12, minReviews = 3): Insights['topics'] {
   const byPhrase = new Map<string, Analysed[]>();
   for (const x of all) {
-    for (const p of x.a.bigrams) {
+    for (const p of x.a.topicPhrases) {
       const list = byPhrase.get(p);
       if (list) list.push(x);
       else byPhrase.set(p, [x]);

@@ -1,3 +1,6 @@
+/** Sentence splitting, tokens, and the phrases quoted from review text: whole runs of words the writer wrote. */
+import { NEGATORS } from './lexicon.js';
+
 /** Sentences: split after . ! ? or a line break. */
 export function splitSentences(text: string): string[] {
   return text
@@ -26,7 +29,6 @@ export function tokenize(clause: string): string[] {
 export const FUNCTION_WORDS = new Set(
   `a an the this that these those my our your his her their its me us him them it i we you he she they and or but nor so if than then to of at by for with from as into onto about what which who whom whose when where how why is was were be been being am are do does did has have had will would can could shall should may might must not no never very too just`.split(' '),
 );
-const NEGATING = new Set(['not', 'never', 'no']);
 const DETERMINERS = new Set(['a', 'an', 'the', 'this', 'that', 'my', 'our', 'your', 'his', 'her', 'their', 'its']);
 /** Word endings of English adjectives ("real", "whole", "entire", "new", "old" ...), enough to tell "the real problem" from "the leak". */
 const ADJECTIVE = /(?:al|ous|ful|ive|ic|ible|able|less|est|ent|ant|ary|ire|ole|new|old|big|bad|same|other|main|actual|first|last|exact|right|wrong)$/;
@@ -61,19 +63,96 @@ export function readablePhrase(phrase: string, tokens: readonly string[]): strin
     let from = start;
     if (negated) {
       let j = start - 1;
-      while (j >= Math.max(0, start - MAX_GAP) && !NEGATING.has(tokens[j]!) && !tokens[j]!.endsWith("n't")) j--;
+      // Any negator the analyser heeds ("nobody called back", "never showed"), with its auxiliary.
+      while (j >= Math.max(0, start - MAX_GAP) && !NEGATORS.has(tokens[j]!) && !tokens[j]!.endsWith("n't")) j--;
       if (j < Math.max(0, start - MAX_GAP)) continue;
-      from = j > 0 && NEGATING.has(tokens[j]!) && AUXILIARY.has(tokens[j - 1]!) ? j - 1 : j;
+      from = j > 0 && NEGATORS.has(tokens[j]!) && AUXILIARY.has(tokens[j - 1]!) ? j - 1 : j;
     }
     let extended = 0;
     while (FUNCTION_WORDS.has(tokens[end - 1]!) && extended < MAX_EXTEND && end < tokens.length) {
       end++;
       extended++;
     }
-    if (FUNCTION_WORDS.has(tokens[end - 1]!)) return null;
+    // A phrase that runs to the end of the sentence is whole even on a function word ("did not seem to know what to do").
+    if (FUNCTION_WORDS.has(tokens[end - 1]!) && end < tokens.length) return null;
     // "found the real" stops inside the noun phrase: an adjective after the determiner takes its noun.
     if (extended > 0 && DETERMINERS.has(tokens[end - 2]!) && end < tokens.length && !FUNCTION_WORDS.has(tokens[end]!) && ADJECTIVE.test(tokens[end - 1]!)) end++;
     return tokens.slice(from, end).join(' ');
   }
   return null;
+}
+
+const isNegator = (w: string) => NEGATORS.has(w) || w.endsWith("n't");
+/** Prepositions FUNCTION_WORDS leaves out (a phrase may end on them: "fit us in"), but none starts one. */
+const PREPOSITIONS = new Set(['in', 'on']);
+
+/**
+ * Where a phrase may not run on: punctuation between words, quotation marks, a slash and dashes
+ * (a comma or full stop between digits, "$1,200", "2.5", is part of the number).
+ */
+const BOUNDARY = /[.,](?!\d)|(?<!\d)[.,]|[;:!?()[\]{}"\u201c\u201d\u00ab\u00bb\u2026\u2013\u2014/]|(?<![\p{L}\p{N}])['\u2018\u2019]|['\u2018\u2019](?![\p{L}\p{N}])|\s-+\s/u;
+
+/** A sentence's words as the runs between marks: what a quoted phrase or a topic may span. */
+export function wordRuns(sentence: string): string[][] {
+  const runs: string[][] = [];
+  for (const part of sentence.split(BOUNDARY)) {
+    const toks = tokenize(part);
+    if (toks.length) runs.push(toks);
+  }
+  return runs;
+}
+
+/**
+ * A phrase (a run of the sentence's words, from readablePhrase) cut where the writer's
+ * punctuation or quotes cut it: "great job fast" from 'Great job, "fast" too' gives "great job"
+ * and "fast". A piece a mark cut drops the function words it would otherwise start or end on.
+ * Nothing when the phrase is not a run of the sentence's words (it would join words across a
+ * contrast word the analyser took out).
+ */
+export function phrasePieces(phrase: string, runs: readonly (readonly string[])[]): string[] {
+  const words = tokenize(phrase);
+  for (let r = 0; r < runs.length; r++) {
+    const run = runs[r]!;
+    for (let i = 0; i < run.length; i++) {
+      if (run[i] !== words[0]) continue;
+      const pieces: string[][] = [];
+      let piece: string[] = [];
+      let rr = r;
+      let j = i;
+      let k = 0;
+      for (; k < words.length; k++) {
+        if (j === runs[rr]!.length) {
+          pieces.push(piece);
+          piece = [];
+          rr++;
+          j = 0;
+          if (rr === runs.length) break;
+        }
+        if (runs[rr]![j] !== words[k]) break;
+        piece.push(words[k]!);
+        j++;
+      }
+      if (k < words.length) continue;
+      pieces.push(piece);
+      if (pieces.length === 1) return [phrase];
+      // A negated phrase keeps only the pieces that carry their own negation ('was "not covered"' gives
+      // "not covered", "no call, no show" both): a piece cut off from its negator would read the other way.
+      const negated = words.some(isNegator);
+      const out: string[] = [];
+      for (const [n, p] of pieces.entries()) {
+        // The last piece ends where readablePhrase ended the phrase; earlier ones where a mark cut it.
+        let end = p.length;
+        if (n < pieces.length - 1) while (end > 0 && FUNCTION_WORDS.has(p[end - 1]!)) end--;
+        // A later piece starts where a mark did: "and a warranty", "in a good way" lose their leading
+        // function words, but not an auxiliary before its negator ("did not").
+        let start = 0;
+        if (n > 0) while (start < end && (FUNCTION_WORDS.has(p[start]!) || PREPOSITIONS.has(p[start]!)) && !isNegator(p[start]!) && !isNegator(p[start + 1] ?? '')) start++;
+        const kept = p.slice(start, end);
+        if (negated && !kept.some(isNegator)) continue;
+        if (kept.some((w) => !FUNCTION_WORDS.has(w) && !isNegator(w))) out.push(kept.join(' '));
+      }
+      return out;
+    }
+  }
+  return [];
 }
