@@ -140,12 +140,24 @@ describe('insights kept per revision in the store', () => {
 });
 
 describe('loading a revision', () => {
-  it('the store loads every review newest first, however many (PostgreSQL fetches them in batches)', async () => {
+  it('the store loads every review newest first, however many, in batches with the event loop free between them', async () => {
     const reviews = benchReviews(12_345);
     const store = await openTestStore(await freshDatabase());
     try {
       await store.importReviews({ reviews, replace: false, dryRun: false });
-      const loaded = (await store.load()).reviews;
+      // The event loop turns while a load reads: the previous revision is still being served.
+      let turns = 0;
+      let spinning = true;
+      const spin = () => {
+        if (!spinning) return;
+        turns++;
+        setImmediate(spin);
+      };
+      setImmediate(spin);
+      const [{ reviews: loaded }, again] = await Promise.all([store.load(), store.load()]);
+      spinning = false;
+      assert.ok(turns >= 2, `the event loop turned ${turns} times during two loads`);
+      assert.equal(again.reviews.length, reviews.length, 'loads at once take turns');
       assert.equal(loaded.length, reviews.length);
       const order = (r: { date: string; id: string }) => `${r.date} ${r.id}`;
       assert.deepEqual(loaded.map(order), reviews.map(order).sort().reverse());
