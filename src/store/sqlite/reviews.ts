@@ -51,8 +51,9 @@ export function sqliteReviewStore(db: Database.Database, path: string, { getMeta
     conn.exec('BEGIN');
     try {
       const first = conn.prepare<[], { date: string; id: string; json: string }>(`SELECT date, id, json FROM reviews ORDER BY date DESC, id DESC LIMIT ${LOAD_BATCH}`);
-      const after = conn.prepare<[string, string, string], { date: string; id: string; json: string }>(
-        `SELECT date, id, json FROM reviews WHERE date < ? OR (date = ? AND id < ?) ORDER BY date DESC, id DESC LIMIT ${LOAD_BATCH}`,
+      // A row value, so the index is searched from where the last batch ended (an OR scanned it from the start every batch).
+      const after = conn.prepare<[string, string], { date: string; id: string; json: string }>(
+        `SELECT date, id, json FROM reviews WHERE (date, id) < (?, ?) ORDER BY date DESC, id DESC LIMIT ${LOAD_BATCH}`,
       );
       const reviews: Review[] = [];
       for (let rows = first.all(); ; ) {
@@ -60,7 +61,7 @@ export function sqliteReviewStore(db: Database.Database, path: string, { getMeta
         if (rows.length < LOAD_BATCH) break;
         const last = rows[rows.length - 1]!;
         await yieldToLoop();
-        rows = after.all(last.date, last.date, last.id);
+        rows = after.all(last.date, last.id);
       }
       const data = storedData(conn, reviews);
       conn.exec('COMMIT');
