@@ -5,6 +5,7 @@ import { after, before, describe, it } from 'node:test';
 import { AspectAnalyser, type Polarity } from '../src/core/insights/analyser.js';
 import { buildInsights } from '../src/core/insights/build.js';
 import { AnalysisCache } from '../src/core/insights/per-review.js';
+import clusters from '../src/core/insights/clusters.json' with { type: 'json' };
 import { InsightsSchema, type Insights } from '../src/core/schema/insights.js';
 import type { Business } from '../src/core/schema/business.js';
 import type { Review } from '../src/core/schema/review.js';
@@ -98,11 +99,13 @@ describe('aspect analyser: the summed path reads as the feature strings do', () 
     assert.ok(found > texts.length, `${found} aspects found`);
   });
   it('after its word sums were emptied (more distinct words than it keeps)', () => {
+    // Words of the clustered vocabulary: each has features, so each takes a row until the rows run out.
+    const vocabulary = clusters.fine.flatMap((list) => list.split(' ')).filter((w) => /^[a-z]+$/.test(w));
+    assert.ok(vocabulary.length > 20_000);
     const known = texts.slice(0, 200);
-    for (let i = 0; i < 6_000; i++) {
-      const made = Array.from({ length: 10 }, (_, j) => `zq${i}x${j}`).join(' ');
+    for (let i = 0; i * 10 < 20_000; i++) {
       const [text, stars] = known[i % known.length]!;
-      const mixed = `${text} ${made} ${text}`;
+      const mixed = `${text} ${vocabulary.slice(i * 10, i * 10 + 10).join(' ')}, not ${vocabulary[i]}. ${text}`;
       assert.deepEqual(summed.review(mixed, stars), strings.review(mixed, stars), mixed);
     }
   });

@@ -138,7 +138,7 @@ const D = 0;
 
 /** A word's features' weights summed once, as it is and inside a negation's scope: kept in at most this many bytes. */
 const WORD_SUMS_BYTES = 4 * 2 ** 20;
-/** Distinct words kept with their sums (or with none: words the model has no weight for). */
+/** Distinct words kept with their sums. */
 const WORD_SUMS_MAX = 50_000;
 /** Not worked out yet / no feature of the model. */
 const UNSEEN = -2;
@@ -165,10 +165,9 @@ export class AspectModel {
   /** feature -> row in `weights`; a row is detection (A), review (3), polarity (3 + 3A). Little-endian 16-bit rows in the file. */
   private readonly rows = new Map<string, number>();
   private readonly weights: Float32Array;
-  /** The word pairs the model has weights for (features.ts builds only these from strings). */
-  readonly pairs: Pairs;
-  /** The same pairs' rows, by first and second word. */
+  /** The word pairs' rows, by first and second word. */
   private readonly pairRows = new Map<string, Map<string, number>>();
+  private pairStrings: Pairs | undefined;
   private readonly width: number;
   private readonly P: number;
   private readonly R: number;
@@ -210,22 +209,15 @@ export class AspectModel {
     this.width = this.P + 3 * (A + 1);
     features.forEach((f, i) => this.rows.set(f, i));
     this.weights = weights;
-    const pairs = new Map<string, Map<string, string>>();
     features.forEach((f, i) => {
       const space = f.indexOf(' ');
       // Word pairs are "a b"; lexicon patterns ("P:on time") are not pairs.
       if (space < 1 || f.indexOf(' ', space + 1) >= 0 || f.startsWith('P:')) return;
       const first = f.slice(0, space);
-      let seconds = pairs.get(first);
-      let rows = this.pairRows.get(first);
-      if (!seconds || !rows) {
-        pairs.set(first, (seconds = new Map()));
-        this.pairRows.set(first, (rows = new Map()));
-      }
-      seconds.set(f.slice(space + 1), f);
-      rows.set(f.slice(space + 1), i * this.width);
+      let seconds = this.pairRows.get(first);
+      if (!seconds) this.pairRows.set(first, (seconds = new Map()));
+      seconds.set(f.slice(space + 1), i * this.width);
     });
-    this.pairs = pairs;
     this.bias = this.row('bias');
     this.cueRows = Int32Array.from(CUES, ([, f]) => this.row(f));
     this.contrastRow = this.row('~contrast');
@@ -279,6 +271,14 @@ export class AspectModel {
     return { method: this.method, trained_on: trainedOn, thresholds: [...this.thresholds], backed: this.backed, labels: [...this.labels], features: features.join('\n'), scale, weights: btoa(binary) };
   }
 
+  /** The word pairs the model has weights for, as feature strings (featuresOf builds only these on the reference path); made when first asked. */
+  get pairs(): Pairs {
+    this.pairStrings ??= new Map([...this.pairRows].map(([first, seconds]) => [first, new Map([...seconds.keys()].map((second) => [second, `${first} ${second}`]))]));
+    return this.pairStrings;
+  }
+
+  private readonly known = (feature: string): boolean => this.rows.has(feature);
+
   /** A feature's row (its offset in the weights), or -1 when the model has no weight for it. */
   row(feature: string): number {
     const row = this.rows.get(feature);
@@ -305,8 +305,11 @@ export class AspectModel {
       const w = words[i]!;
       let e = this.words.get(w);
       if (e === undefined) {
-        e = { word: wordOf(w), plain: UNSEEN, negated: UNSEEN, pairs: this.pairRows.get(w) };
-        this.words.set(w, e);
+        const word = wordOf(w);
+        const pairs = this.pairRows.get(w);
+        // Kept only when the model reads something in it: the words it never had (numbers, names) pass through.
+        if (pairs !== undefined || word.plain.some(this.known) || word.negated.some(this.known)) this.words.set(w, (e = { word, plain: UNSEEN, negated: UNSEEN, pairs }));
+        else e = { word, plain: NONE, negated: NONE, pairs };
       }
       entries[i] = e;
       plain[i] = e.word;
