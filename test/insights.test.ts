@@ -1,9 +1,11 @@
 import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { after, before, describe, it } from 'node:test';
 import { AspectAnalyser, type Polarity } from '../src/core/insights/analyser.js';
 import { buildInsights } from '../src/core/insights/build.js';
 import { AnalysisCache } from '../src/core/insights/per-review.js';
+import clusters from '../src/core/insights/clusters.json' with { type: 'json' };
 import { InsightsSchema, type Insights } from '../src/core/schema/insights.js';
 import type { Business } from '../src/core/schema/business.js';
 import type { Review } from '../src/core/schema/review.js';
@@ -68,6 +70,49 @@ describe('aspect analyser: the hard cases, one by one', () => {
     const found = custom.text('The van blocked our driveway for an hour.');
     assert.deepEqual(found[0]!.aspects.find((a) => a.aspect === 'parking'), { aspect: 'parking', polarity: 'negative', score: -1.5, phrases: ['blocked our driveway'] });
     assert.equal(new AspectAnalyser().text('The van blocked our driveway for an hour.')[0]!.aspects.find((a) => a.aspect === 'parking'), undefined, 'only where the profile adds it');
+  });
+});
+
+describe('aspect analyser: the summed path reads as the feature strings do', () => {
+  // The model reads summed rows (one per distinct word, built at first sight); training reads feature strings. Same verdicts, same scores.
+  const summed = new AspectAnalyser();
+  const strings = new AspectAnalyser([], undefined, false);
+  /** Every labelled text in eval/ with its stars (3 for the older file, which has none). */
+  const texts: [string, number][] = readdirSync(new URL('../eval/', import.meta.url))
+    .filter((f) => f.endsWith('.tsv'))
+    .flatMap((f) => {
+      const lines = readFileSync(new URL(`../eval/${f}`, import.meta.url), 'utf8').split('\n').slice(1).filter((l) => l.trim() && !l.startsWith('#'));
+      return lines.map((l): [string, number] => {
+        const cols = l.split('\t');
+        return f === 'insights-sentences.tsv' ? [cols[1]!, 3] : [cols[0]!, Number(cols[1])];
+      });
+    });
+
+  it('on every in-repo labelled text', () => {
+    assert.ok(texts.length > 9000, `${texts.length} texts`);
+    let found = 0;
+    for (const [text, stars] of texts) {
+      const a = summed.review(text, stars);
+      assert.deepEqual(a, strings.review(text, stars), text);
+      found += a.sentences.reduce((n, s) => n + s.aspects.length, 0);
+    }
+    assert.ok(found > texts.length, `${found} aspects found`);
+  });
+  it('after its word sums were emptied (more distinct words than it keeps)', () => {
+    // Words of the clustered vocabulary: each has features, so each takes a row until the rows run out.
+    const vocabulary = clusters.fine.flatMap((list) => list.split(' ')).filter((w) => /^[a-z]+$/.test(w));
+    assert.ok(vocabulary.length > 20_000);
+    const known = texts.slice(0, 200);
+    for (let i = 0; i * 10 < 20_000; i++) {
+      const [text, stars] = known[i % known.length]!;
+      const mixed = `${text} ${vocabulary.slice(i * 10, i * 10 + 10).join(' ')}, not ${vocabulary[i]}. ${text}`;
+      assert.deepEqual(summed.review(mixed, stars), strings.review(mixed, stars), mixed);
+    }
+  });
+  it('with an operator aspect', () => {
+    const parking = [{ id: 'parking', label: 'Parking', cues: ['parking', 'van'], positive: ['parked considerately'], negative: ['blocked our driveway'] }];
+    const text = 'The van blocked our driveway, but the price was fair and he was not rude at all.';
+    assert.deepEqual(new AspectAnalyser(parking).review(text, 4), new AspectAnalyser(parking, undefined, false).review(text, 4));
   });
 });
 

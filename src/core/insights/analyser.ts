@@ -1,6 +1,6 @@
 import { DOMAIN_LEXICON, GENERAL_LEXICON, INTENSIFIERS, NEGATORS, type LexEntry } from './lexicon.js';
 import { PhraseMatcher } from './matcher.js';
-import { AspectModel } from './model.js';
+import { AspectModel, Rows, type Clause, type Reading } from './model.js';
 import { BUILTIN_ASPECTS, CONDUCT_ASPECT, STAFF_ASPECT, type AspectDef } from './taxonomy.js';
 import { featuresOf, type Pairs } from './features.js';
 import { readablePhrase, splitClauses, splitSentences, tokenize } from './text.js';
@@ -35,6 +35,16 @@ interface Item {
   negated: boolean;
 }
 
+/** The lexicon's reading of a sentence: its clauses', and for the whole, the score and per aspect its score and phrases. */
+interface Lexical {
+  text: string;
+  texts: readonly string[];
+  results: readonly ClauseResult[];
+  score: number;
+  aspects: Map<string, { score: number; phrases: string[] }>;
+  tokens: readonly string[];
+}
+
 interface ClauseResult {
   score: number;
   aspects: Map<string, { score: number; polar: boolean; mixed: boolean; phrases: string[] }>;
@@ -56,6 +66,29 @@ class SentenceView {
   clauses(): { text: string; features: string[] }[] {
     if (this.results.length === 1) return [{ text: this.text, features: this.features }];
     return this.results.map((c, i) => ({ text: this.texts[i]!, features: lexiconFeatures(featuresOf(this.texts[i]!, c.tokens, false, this.pairs), c.patterns, c.aspects, c.score) }));
+  }
+}
+
+/** The model's reading of a sentence from its rows; its clauses' rows are found only when asked. */
+class RowsReading implements Reading {
+  readonly judged: number;
+
+  constructor(
+    private readonly analyser: AspectAnalyser,
+    private readonly r: Lexical,
+    readonly rows: Rows,
+  ) {
+    this.judged = analyser.rowsOf(rows, r.text, r.tokens, r.results, r.aspects, r.score);
+  }
+
+  clauses(): readonly Clause[] {
+    const { r } = this;
+    if (r.results.length === 1) return [{ text: r.text, rows: this.rows }];
+    return r.results.map((c, i) => {
+      const rows = new Rows();
+      this.analyser.rowsOf(rows, r.texts[i]!, c.tokens, [c], c.aspects, c.score);
+      return { text: r.texts[i]!, rows };
+    });
   }
 }
 
@@ -114,11 +147,21 @@ export class AspectAnalyser {
   private readonly custom: ReadonlySet<string>;
   readonly aspects: readonly AspectDef[];
 
-  /** `model`: another trained model (cross-validation trains and scores its own). */
+  /** Per aspect id, the rows of the lexicon's reading of it (lexiconFeatures), and its label's index in the model (or -1). */
+  private readonly readingRows = new Map<string, Int32Array>();
+  /** Rows of "R:+", "R:-", "R:++", "R:--". */
+  private readonly leanRows: Int32Array;
+
+  /**
+   * `model`: another trained model (cross-validation trains and scores its own). `bySums`: false
+   * reads the model through feature strings, as training does: the reference the sums are tested against.
+   */
   constructor(
     extraAspects: readonly AspectDef[] = [],
     private readonly model: AspectModel = MODEL,
+    private readonly bySums = true,
   ) {
+    this.leanRows = Int32Array.from(['R:+', 'R:-', 'R:++', 'R:--'], (f) => model.row(f));
     this.aspects = [...BUILTIN_ASPECTS, ...extraAspects.filter((a) => !BUILTIN_ASPECTS.some((b) => b.id === a.id))];
     this.custom = new Set(this.aspects.filter((a) => !BUILTIN_ASPECTS.includes(a)).map((a) => a.id));
     const cues: LexEntry[] = this.aspects.flatMap((a) => a.cues.map((c): LexEntry => [c.toLowerCase(), 0, a.id]));
@@ -189,9 +232,8 @@ export class AspectAnalyser {
     return { score: items.reduce((s, i) => s + i.value, 0), aspects, patterns: matches.map((m) => m.pattern.feature), tokens };
   }
 
-  /** The lexicon's reading of a sentence (per aspect its score and the phrases that carried it) and the model's view of it. */
-  /** `pairs`: build only the word pairs the model knows (inference); null builds them all (training). */
-  private read(text: string, rating: number | undefined, pairs: Pairs | null) {
+  /** The lexicon's reading of a sentence: per clause and for the whole, per aspect its score and the phrases that carried it. */
+  private read(text: string, rating: number | undefined): Lexical {
     const texts = splitClauses(text);
     const results = texts.map((t) => this.clause(t));
     const merged = new Map<string, { score: number; mixed: boolean; phrases: string[] }>();
@@ -219,13 +261,49 @@ export class AspectAnalyser {
     }
     // Each clause is tokenised once; the sentence's words are its clauses' words.
     const tokens = results.length === 1 ? results[0]!.tokens : results.flatMap((c) => c.tokens);
-    const features = lexiconFeatures(featuresOf(text, tokens, results.length > 1, pairs), results.flatMap((c) => c.patterns), aspects, score);
-    return { score, aspects, view: new SentenceView(text, features, texts, results, pairs), tokens };
+    return { text, texts, results, score, aspects, tokens };
+  }
+
+  /** The model's view of a lexical reading as feature strings; `pairs`: only the word pairs the model knows (inference), or all (null, training). */
+  private featureView(r: Lexical, pairs: Pairs | null): SentenceView {
+    const patterns = r.results.flatMap((c) => c.patterns);
+    return new SentenceView(r.text, lexiconFeatures(featuresOf(r.text, r.tokens, r.results.length > 1, pairs), patterns, r.aspects, r.score), r.texts, r.results, pairs);
+  }
+
+  /** The model's rows of a sentence or clause (RowsReading), straight from its words and the lexicon's reading: the rows of featureView's strings, none of them made. */
+  rowsOf(rows: Rows, text: string, tokens: readonly string[], results: readonly ClauseResult[], aspects: ReadonlyMap<string, { score: number }>, score: number): number {
+    const m = this.model;
+    m.addText(rows, text, tokens, results.length > 1);
+    for (const c of results) {
+      for (const p of c.patterns) rows.feature(m.row(p));
+    }
+    return this.addReading(rows, aspects, score);
+  }
+
+  /** Adds the rows of the lexicon's reading (lexiconFeatures' features after the patterns); returns the labels it judges, as bits. */
+  private addReading(rows: Rows, aspects: ReadonlyMap<string, { score: number }>, score: number): number {
+    let judged = 0;
+    for (const [aspect, a] of aspects) {
+      let r = this.readingRows.get(aspect);
+      if (r === undefined) {
+        const label = TO_MODEL[aspect] ?? aspect;
+        const features = [`R:${label}`, `R:${label}:positive`, `R:${label}:negative`, `R:${label}:neutral`, `R:${label}:strong`];
+        this.readingRows.set(aspect, (r = Int32Array.of(...features.map((f) => this.model.row(f)), this.model.labels.indexOf(label))));
+      }
+      const polarity = polarityOf(a.score);
+      rows.feature(r[0]!);
+      rows.feature(r[polarity === 'positive' ? 1 : polarity === 'negative' ? 2 : 3]!);
+      if (Math.abs(a.score) >= LEXICON_STRONG) rows.feature(r[4]!);
+      if (polarity !== 'neutral' && r[5]! >= 0) judged |= 1 << r[5]!;
+    }
+    if (Math.abs(score) > EPSILON) rows.feature(this.leanRows[score > 0 ? 0 : 1]!);
+    if (Math.abs(score) >= LEXICON_STRONG) rows.feature(this.leanRows[score > 0 ? 2 : 3]!);
+    return judged;
   }
 
   /** The model's view of a text with every feature, for training (inference leaves out pairs the model has no weight for: the same sums). */
   view(text: string): SentenceView {
-    return this.read(text, undefined, null).view;
+    return this.featureView(this.read(text, undefined), null);
   }
 
   /**
@@ -234,14 +312,15 @@ export class AspectAnalyser {
    * read as a phrase). `rating` only breaks ties in the lexicon's reading.
    */
   sentence(text: string, rating?: number): SentenceAnalysis {
-    return this.judge(text, rating).analysis;
+    return this.judge(text, rating);
   }
 
-  private judge(text: string, rating?: number): { analysis: SentenceAnalysis; review: Float64Array } {
-    const rules = this.read(text, rating, this.model.pairs);
+  /** `review`: the review's overall logits, which the sentence's are added to. */
+  private judge(text: string, rating?: number, review?: Float64Array): SentenceAnalysis {
+    const rules = this.read(text, rating);
     const aspects: AspectHit[] = [];
-    const read = this.model.sentence(rules.view, rating);
-    for (const hit of read.hits) {
+    const reading = this.bySums ? new RowsReading(this, rules, this.model.begin()) : this.model.read(this.featureView(rules, this.model.pairs));
+    for (const hit of this.model.sentence(reading, rating, review)) {
       const aspect = hit.label === CONDUCT_ASPECT && STAFF_WORDS.test(hit.clause) ? STAFF_ASPECT : (FROM_MODEL[hit.label] ?? hit.label);
       const lex = rules.aspects.get(aspect) ?? (aspect === STAFF_ASPECT ? rules.aspects.get(CONDUCT_ASPECT) : undefined);
       let polarity = hit.polarity;
@@ -257,19 +336,14 @@ export class AspectAnalyser {
     for (const [aspect, a] of rules.aspects) {
       if (this.custom.has(aspect)) aspects.push({ aspect, polarity: polarityOf(a.score), score: a.score, phrases: readable(a.phrases, rules.tokens) });
     }
-    return { analysis: { text, score: rules.score, aspects }, review: read.review };
+    return { text, score: rules.score, aspects };
   }
 
   /** Every sentence of a review text, and the review's overall polarity from its words and stars. */
   review(text: string, rating: number): { sentences: SentenceAnalysis[]; overall: { polarity: Polarity; score: number } } {
-    const sentences: SentenceAnalysis[] = [];
-    const logits: Float64Array[] = [];
-    for (const s of splitSentences(text)) {
-      const j = this.judge(s, rating);
-      sentences.push(j.analysis);
-      logits.push(j.review);
-    }
-    return { sentences, overall: this.model.reviewPolarity(logits, rating) };
+    const overall = this.model.reviewStart(rating);
+    const sentences = splitSentences(text).map((s) => this.judge(s, rating, overall));
+    return { sentences, overall: this.model.reviewPolarity(overall) };
   }
 
   /** Every sentence of a review text. */

@@ -19,14 +19,11 @@ clusters.fine.forEach((list, i) => {
 });
 
 /** What the features need of a word, worked out once per distinct word. */
-interface Word {
-  /** Its stem feature ("~charg"), or null when the stem is the word. */
-  stem: string | null;
-  negStem: string | null;
-  neg: string;
-  /** Its clusters' features, plain and inside a negation's scope; empty when it has none. */
-  clusters: readonly string[];
-  negClusters: readonly string[];
+export interface Word {
+  /** Its features as it is: itself, its stem ("~charg", when not the word), its clusters. */
+  plain: readonly string[];
+  /** The same inside a negation's scope ("!charged", "!~charg", "!c:284", ...). */
+  negated: readonly string[];
   valence: number;
   negator: boolean;
   scopeEnd: boolean;
@@ -43,7 +40,7 @@ const IRREALIS = new Set(['if', 'would', 'could', 'should', 'wish', 'hope', 'hop
 const WORDS = new Map<string, Word>();
 const WORDS_MAX = 50_000;
 
-function wordOf(w: string): Word {
+export function wordOf(w: string): Word {
   let x = WORDS.get(w);
   if (x === undefined) {
     if (WORDS.size >= WORDS_MAX) WORDS.clear();
@@ -51,11 +48,8 @@ function wordOf(w: string): Word {
     const v = VALENCE.get(w) ?? 0;
     const c = CLUSTERS.get(w) ?? [];
     x = {
-      clusters: c,
-      negClusters: c.map((f) => `!${f}`),
-      stem: s === w ? null : `~${s}`,
-      negStem: s === w ? null : `!~${s}`,
-      neg: `!${w}`,
+      plain: s === w ? [w, ...c] : [w, `~${s}`, ...c],
+      negated: s === w ? [`!${w}`, ...c.map((f) => `!${f}`)] : [`!${w}`, `!~${s}`, ...c.map((f) => `!${f}`)],
       valence: Math.abs(v) >= 0.5 ? v : 0,
       negator: NEGATORS.has(w) || w.endsWith("n't"),
       scopeEnd: SCOPE_END.has(w),
@@ -64,6 +58,54 @@ function wordOf(w: string): Word {
     WORDS.set(w, x);
   }
   return x;
+}
+
+/** What a text's words say as a whole, as bits: valence classes, the lean, a conditional. */
+export const CUES: readonly (readonly [bit: number, feature: string])[] = [
+  [1, 'v+2'],
+  [2, 'v+1'],
+  [4, 'v-2'],
+  [8, 'v-1'],
+  [16, 'v>'],
+  [32, 'v<'],
+  [64, '~irrealis'],
+];
+
+/**
+ * Which of the first `n` words are inside a negation's scope (1 in `negated`), and the cue bits
+ * (CUES) of them together: VADER valence summed, flipped inside a scope. The one walk both the
+ * feature strings and the model's summed weights are made from.
+ */
+export function scopeOf(words: readonly Word[], n: number, negated: Uint8Array): number {
+  let pos = 0;
+  let neg = 0;
+  let left = 0;
+  let irrealis = false;
+  for (let i = 0; i < n; i++) {
+    const x = words[i]!;
+    let inScope = false;
+    if (x.negator) left = SCOPE;
+    else {
+      if (x.scopeEnd) left = 0;
+      if (left > 0) {
+        inScope = true;
+        left--;
+      }
+    }
+    negated[i] = inScope ? 1 : 0;
+    if (x.valence !== 0) {
+      if (x.valence > 0 !== inScope) pos += Math.abs(x.valence);
+      else neg += Math.abs(x.valence);
+    }
+    if (x.irrealis) irrealis = true;
+  }
+  let cues = 0;
+  if (pos > 0) cues |= pos >= 2 ? 1 : 2;
+  if (neg > 0) cues |= neg >= 2 ? 4 : 8;
+  if (pos > neg) cues |= 16;
+  else if (neg > pos) cues |= 32;
+  if (irrealis) cues |= 64;
+  return cues;
 }
 
 /**
@@ -75,47 +117,24 @@ export type Pairs = ReadonlyMap<string, ReadonlyMap<string, string>>;
 /**
  * Sparse binary features of a text's words (with `pairs`, only the word pairs in it): words and their Porter stems (marked "!" inside a
  * negation's scope), their word clusters (marked the same), word pairs, VADER valence classes (flipped by negation), and shape cues (a
- * question, a conditional, an exclamation, a contrast).
+ * question, a conditional, an exclamation, a contrast). The model sums the same features' weights without making them (AspectModel.addText).
  */
 export function featuresOf(text: string, words: readonly string[], contrast = false, pairs: Pairs | null = null): string[] {
+  const xs = words.map(wordOf);
+  const negated = new Uint8Array(words.length);
+  const cues = scopeOf(xs, xs.length, negated);
   const out: string[] = ['bias'];
-  let pos = 0;
-  let neg = 0;
-  let left = 0;
-  let irrealis = false;
   for (let i = 0; i < words.length; i++) {
-    const w = words[i]!;
-    const x = wordOf(w);
-    let negated = false;
-    if (x.negator) left = SCOPE;
-    else {
-      if (x.scopeEnd) left = 0;
-      if (left > 0) {
-        negated = true;
-        left--;
-      }
-    }
-    out.push(negated ? x.neg : w);
-    if (x.stem !== null) out.push(negated ? x.negStem! : x.stem);
-    for (const c of negated ? x.negClusters : x.clusters) out.push(c);
+    for (const f of negated[i] ? xs[i]!.negated : xs[i]!.plain) out.push(f);
     if (i + 1 < words.length) {
-      if (pairs === null) out.push(`${w} ${words[i + 1]}`);
+      if (pairs === null) out.push(`${words[i]} ${words[i + 1]}`);
       else {
-        const pair = pairs.get(w)?.get(words[i + 1]!);
+        const pair = pairs.get(words[i]!)?.get(words[i + 1]!);
         if (pair !== undefined) out.push(pair);
       }
     }
-    if (x.valence !== 0) {
-      if (x.valence > 0 !== negated) pos += Math.abs(x.valence);
-      else neg += Math.abs(x.valence);
-    }
-    if (x.irrealis) irrealis = true;
   }
-  if (pos > 0) out.push(pos >= 2 ? 'v+2' : 'v+1');
-  if (neg > 0) out.push(neg >= 2 ? 'v-2' : 'v-1');
-  if (pos > neg) out.push('v>');
-  else if (neg > pos) out.push('v<');
-  if (irrealis) out.push('~irrealis');
+  for (const [bit, f] of CUES) if (cues & bit) out.push(f);
   if (contrast) out.push('~contrast');
   if (text.includes('?')) out.push('~question');
   if (text.includes('!')) out.push('~exclaim');

@@ -3,7 +3,7 @@
  * corpus in eval/): which aspects a sentence judges, how, and a review's overall polarity.
  */
 import json from './model.json' with { type: 'json' };
-import type { Pairs } from './features.js';
+import { CUES, scopeOf, wordOf, type Pairs, type Word } from './features.js';
 import type { LinearJson } from './linear.js';
 
 export type ModelPolarity = 'positive' | 'negative' | 'neutral';
@@ -45,10 +45,62 @@ export interface ModelFile {
   weights: string;
 }
 
-/** What the model reads of one sentence (SentenceView in analyser.ts). */
+/** What the model reads of one sentence as feature strings (SentenceView in analyser.ts): training's view, and the reference the summed path is tested against. */
 export interface View {
   features: string[];
   clauses: () => { text: string; features: string[] }[];
+}
+
+/**
+ * A piece of text's features as the model's rows, not summed yet: a sentence's detection
+ * weights are summed for every sentence, its polarity weights only for the aspects found.
+ */
+export class Rows {
+  /** Offsets of words' summed rows in the model's word sums. */
+  words: Int32Array = new Int32Array(32);
+  nWords = 0;
+  /** Offsets of single features' rows in the model's weights. */
+  features: Int32Array = new Int32Array(32);
+  nFeatures = 0;
+
+  clear(): this {
+    this.nWords = 0;
+    this.nFeatures = 0;
+    return this;
+  }
+
+  word(at: number): void {
+    if (this.nWords === this.words.length) this.words = grow(this.words);
+    this.words[this.nWords++] = at;
+  }
+
+  /** A feature's row; -1 (no weight) adds nothing. */
+  feature(at: number): void {
+    if (at < 0) return;
+    if (this.nFeatures === this.features.length) this.features = grow(this.features);
+    this.features[this.nFeatures++] = at;
+  }
+}
+
+function grow(a: Int32Array): Int32Array {
+  const b = new Int32Array(2 * a.length);
+  b.set(a);
+  return b;
+}
+
+/** A clause and its rows. */
+export interface Clause {
+  text: string;
+  rows: Rows;
+}
+
+/** What the model reads of one sentence. */
+export interface Reading {
+  rows: Rows;
+  /** Bit k: the lexicon judges label k (positive or negative) in the sentence. */
+  judged: number;
+  /** Its clauses (asked only when an aspect is found): the sentence itself, same rows, when it has one. */
+  clauses(): readonly Clause[];
 }
 
 export interface ModelHit {
@@ -81,8 +133,24 @@ function verdict3(pos: number, neg: number, neu: number, places = 3): { polarity
 /** The rating as a feature ("stars:4"), made once. */
 export const STARS: readonly string[] = [0, 1, 2, 3, 4, 5].map((n) => `stars:${n}`);
 
-/** Weights of the three parts side by side, so one lookup per feature serves them all. */
+/** Detection weights come first in a row. */
 const D = 0;
+
+/** A word's features' weights summed once, as it is and inside a negation's scope: kept in at most this many bytes. */
+const WORD_SUMS_BYTES = 4 * 2 ** 20;
+/** Distinct words kept with their sums. */
+const WORD_SUMS_MAX = 50_000;
+/** Not worked out yet / no feature of the model. */
+const UNSEEN = -2;
+const NONE = -1;
+
+/** A word as the model reads it: offsets of its summed rows in `sums` (or UNSEEN / NONE), and the rows of the pairs it starts. */
+interface WordSums {
+  word: Word;
+  plain: number;
+  negated: number;
+  pairs: ReadonlyMap<string, number> | undefined;
+}
 
 export class AspectModel {
   readonly method: string;
@@ -97,11 +165,34 @@ export class AspectModel {
   /** feature -> row in `weights`; a row is detection (A), review (3), polarity (3 + 3A). Little-endian 16-bit rows in the file. */
   private readonly rows = new Map<string, number>();
   private readonly weights: Float32Array;
-  /** The word pairs the model has weights for (features.ts builds only these at inference). */
-  readonly pairs: Pairs;
+  /** The word pairs' rows, by first and second word. */
+  private readonly pairRows = new Map<string, Map<string, number>>();
+  private pairStrings: Pairs | undefined;
   private readonly width: number;
   private readonly P: number;
   private readonly R: number;
+  /** Rows of the features many texts have, looked up once: "bias", the cues (CUES), the shape, the stars (-1: no weight). */
+  private readonly bias: number;
+  private readonly cueRows: Int32Array;
+  private readonly contrastRow: number;
+  private readonly questionRow: number;
+  private readonly exclaimRow: number;
+  private readonly starsRows: Int32Array;
+  /**
+   * Per distinct word, its features (itself, stem, clusters) summed into one row of `sums` at
+   * first sight: a word then costs one lookup and one row however many features it has.
+   * Bounded: emptied when full, before a text and never during one.
+   */
+  private words = new Map<string, WordSums>();
+  private sums = new Float64Array(0);
+  private used = 0;
+  private readonly maxSums: number;
+  /** Scratch for one text's words, and the sentence's rows and sums (valid until the next sentence). */
+  private entries: WordSums[] = [];
+  private plainWords: Word[] = [];
+  private negated = new Uint8Array(64);
+  private readonly sentenceRows = new Rows();
+  private readonly z: Float64Array;
 
   private constructor(method: string, thresholds: readonly number[], backed: number, labels: readonly string[], features: readonly string[], weights: Float32Array) {
     this.method = method;
@@ -118,17 +209,23 @@ export class AspectModel {
     this.width = this.P + 3 * (A + 1);
     features.forEach((f, i) => this.rows.set(f, i));
     this.weights = weights;
-    const pairs = new Map<string, Map<string, string>>();
-    for (const f of features) {
+    features.forEach((f, i) => {
       const space = f.indexOf(' ');
       // Word pairs are "a b"; lexicon patterns ("P:on time") are not pairs.
-      if (space < 1 || f.indexOf(' ', space + 1) >= 0 || f.startsWith('P:')) continue;
+      if (space < 1 || f.indexOf(' ', space + 1) >= 0 || f.startsWith('P:')) return;
       const first = f.slice(0, space);
-      let seconds = pairs.get(first);
-      if (!seconds) pairs.set(first, (seconds = new Map()));
-      seconds.set(f.slice(space + 1), f);
-    }
-    this.pairs = pairs;
+      let seconds = this.pairRows.get(first);
+      if (!seconds) this.pairRows.set(first, (seconds = new Map()));
+      seconds.set(f.slice(space + 1), i * this.width);
+    });
+    this.bias = this.row('bias');
+    this.cueRows = Int32Array.from(CUES, ([, f]) => this.row(f));
+    this.contrastRow = this.row('~contrast');
+    this.questionRow = this.row('~question');
+    this.exclaimRow = this.row('~exclaim');
+    this.starsRows = Int32Array.from(STARS, (f) => this.row(f));
+    this.maxSums = Math.floor(WORD_SUMS_BYTES / 8 / this.width);
+    this.z = new Float64Array(this.P);
   }
 
   /** The same weights with other thresholds (cross-validation chooses them). */
@@ -174,40 +271,144 @@ export class AspectModel {
     return { method: this.method, trained_on: trainedOn, thresholds: [...this.thresholds], backed: this.backed, labels: [...this.labels], features: features.join('\n'), scale, weights: btoa(binary) };
   }
 
-  /** Summed weight rows of the features, their first `n` weights: detection logits, then review logits. */
-  private sum(features: readonly string[], n: number): Float64Array {
-    const z = new Float64Array(n);
-    const W = this.weights;
-    const rows = this.rows;
+  /** The word pairs the model has weights for, as feature strings (featuresOf builds only these on the reference path); made when first asked. */
+  get pairs(): Pairs {
+    this.pairStrings ??= new Map([...this.pairRows].map(([first, seconds]) => [first, new Map([...seconds.keys()].map((second) => [second, `${first} ${second}`]))]));
+    return this.pairStrings;
+  }
+
+  private readonly known = (feature: string): boolean => this.rows.has(feature);
+
+  /** A feature's row (its offset in the weights), or -1 when the model has no weight for it. */
+  row(feature: string): number {
+    const row = this.rows.get(feature);
+    return row === undefined ? NONE : row * this.width;
+  }
+
+  /** The sentence's rows, emptied: valid until the next call. */
+  begin(): Rows {
+    return this.sentenceRows.clear();
+  }
+
+  /** Adds to `rows` those of featuresOf(text, words, contrast, this.pairs), without making a feature string. */
+  addText(rows: Rows, text: string, words: readonly string[], contrast: boolean): void {
+    const n = words.length;
+    // Emptied before a text, so the sums its words get stay theirs until it is read.
+    if (this.words.size + n > WORD_SUMS_MAX || this.used + n > this.maxSums) {
+      this.words.clear();
+      this.used = 0;
+    }
+    if (this.negated.length < n) this.negated = new Uint8Array(2 * n);
+    const entries = this.entries;
+    const plain = this.plainWords;
+    for (let i = 0; i < n; i++) {
+      const w = words[i]!;
+      let e = this.words.get(w);
+      if (e === undefined) {
+        const word = wordOf(w);
+        const pairs = this.pairRows.get(w);
+        // Kept only when the model reads something in it: the words it never had (numbers, names) pass through.
+        if (pairs !== undefined || word.plain.some(this.known) || word.negated.some(this.known)) this.words.set(w, (e = { word, plain: UNSEEN, negated: UNSEEN, pairs }));
+        else e = { word, plain: NONE, negated: NONE, pairs };
+      }
+      entries[i] = e;
+      plain[i] = e.word;
+    }
+    const cues = scopeOf(plain, n, this.negated);
+    rows.feature(this.bias);
+    for (let i = 0; i < n; i++) {
+      const e = entries[i]!;
+      let at: number;
+      if (this.negated[i]) {
+        if (e.negated === UNSEEN) e.negated = this.sum(e.word.negated);
+        at = e.negated;
+      } else {
+        if (e.plain === UNSEEN) e.plain = this.sum(e.word.plain);
+        at = e.plain;
+      }
+      if (at >= 0) rows.word(at);
+      if (e.pairs !== undefined && i + 1 < n) {
+        rows.feature(e.pairs.get(words[i + 1]!) ?? NONE);
+      }
+    }
+    for (let c = 0; c < CUES.length; c++) if (cues & CUES[c]![0]) rows.feature(this.cueRows[c]!);
+    if (contrast) rows.feature(this.contrastRow);
+    if (text.includes('?')) rows.feature(this.questionRow);
+    if (text.includes('!')) rows.feature(this.exclaimRow);
+  }
+
+  /** One word's features summed into a new row of `sums`: its offset, or NONE when the model has none of them. */
+  private sum(features: readonly string[]): number {
+    if (!features.some((f) => this.rows.has(f))) return NONE;
     const width = this.width;
-    for (let f = 0; f < features.length; f++) {
-      const row = rows.get(features[f]!);
-      if (row === undefined) continue;
-      const at = row * width;
-      for (let i = 0; i < n; i++) z[i]! += W[at + i]!;
+    if ((this.used + 1) * width > this.sums.length) {
+      const grown = new Float64Array(Math.min(this.maxSums, Math.max(256, 2 * (this.used + 1))) * width);
+      grown.set(this.sums.subarray(0, this.used * width));
+      this.sums = grown;
+    }
+    const at = this.used++ * width;
+    this.sums.fill(0, at, at + width);
+    for (const f of features) {
+      const row = this.row(f);
+      if (row < 0) continue;
+      for (let j = 0; j < width; j++) this.sums[at + j]! += this.weights[row + j]!;
+    }
+    return at;
+  }
+
+  /** Columns [from, from + n) of the rows summed into z (cleared first). */
+  private total(z: Float64Array, rows: Rows, from: number, n: number): Float64Array {
+    z.fill(0);
+    const S = this.sums;
+    const W = this.weights;
+    for (let r = 0; r < rows.nWords; r++) {
+      const at = rows.words[r]! + from;
+      for (let j = 0; j < n; j++) z[j]! += S[at + j]!;
+    }
+    for (let r = 0; r < rows.nFeatures; r++) {
+      const at = rows.features[r]! + from;
+      for (let j = 0; j < n; j++) z[j]! += W[at + j]!;
     }
     return z;
   }
 
-  /** Polarity of aspect `k` in a clause: its features' shared polarity weights plus the aspect's own. */
-  private polarityAt(features: readonly string[], k: number, stars: string | null): { polarity: ModelPolarity; score: number } {
-    const W = this.weights;
-    const own = this.P + 3 * (k + 1);
-    let pos = 0, neg = 0, neu = 0;
-    for (let f = 0; f <= features.length; f++) {
-      const row = this.rows.get(f < features.length ? features[f]! : stars!);
-      if (row === undefined) continue;
-      const at = row * this.width;
-      pos += W[at + this.P]! + W[at + own]!;
-      neg += W[at + this.P + 1]! + W[at + own + 1]!;
-      neu += W[at + this.P + 2]! + W[at + own + 2]!;
-    }
-    return verdict3(pos, neg, neu, 6);
+  private rowsOf(features: readonly string[]): Rows {
+    const rows = new Rows();
+    for (const f of features) rows.feature(this.row(f));
+    return rows;
   }
 
-  private lexiconJudges(features: readonly string[], k: number): boolean {
-    const [pos, neg] = this.readings[k]!;
-    return features.includes(pos) || features.includes(neg);
+  /** A view's feature strings as rows (the reference path, and training's). */
+  read(view: View): Reading {
+    const rows = this.rowsOf(view.features);
+    let judged = 0;
+    this.readings.forEach(([pos, neg], k) => {
+      if (view.features.includes(pos) || view.features.includes(neg)) judged |= 1 << k;
+    });
+    return { rows, judged, clauses: () => view.clauses().map((c) => ({ text: c.text, rows: c.features === view.features ? rows : this.rowsOf(c.features) })) };
+  }
+
+  /** Polarity of aspect `k` in a clause: its features' shared polarity weights plus the aspect's own, and the stars'. */
+  private polarityAt(rows: Rows, k: number, stars: number): { polarity: ModelPolarity; score: number } {
+    const P = this.P;
+    const own = P + 3 * (k + 1);
+    const S = this.sums;
+    const W = this.weights;
+    let pos = 0, neg = 0, neu = 0;
+    for (let r = 0; r < rows.nWords; r++) {
+      const at = rows.words[r]!;
+      pos += S[at + P]! + S[at + own]!;
+      neg += S[at + P + 1]! + S[at + own + 1]!;
+      neu += S[at + P + 2]! + S[at + own + 2]!;
+    }
+    for (let r = 0; r <= rows.nFeatures; r++) {
+      const at = r < rows.nFeatures ? rows.features[r]! : stars;
+      if (at < 0) continue;
+      pos += W[at + P]! + W[at + own]!;
+      neg += W[at + P + 1]! + W[at + own + 1]!;
+      neu += W[at + P + 2]! + W[at + own + 2]!;
+    }
+    return verdict3(pos, neg, neu, 6);
   }
 
   /** The clause that speaks most of aspect `k`: its polarity is read there. */
@@ -219,32 +420,42 @@ export class AspectModel {
 
   /** The clause training reads an aspect's polarity on (the same choice as inference). */
   clauseText(view: View, k: number): { text: string; features: string[] } {
-    const clauses = view.clauses();
-    const scored = clauses.map((c) => ({ c, z: this.sum(c.features, this.P) }));
+    const scored = view.clauses().map((c) => ({ c, z: this.total(new Float64Array(this.R), this.rowsOf(c.features), 0, this.R) }));
     return this.clauseFor(scored, k).c;
   }
 
-  /** The aspects one sentence judges, and its share of the review's overall logits; `stars`, the review's rating, weighs in the polarity. */
-  sentence(view: View, stars?: number): { hits: ModelHit[]; review: Float64Array } {
-    const starsFeature = stars === undefined ? null : STARS[stars] ?? null;
+  /**
+   * The aspects one sentence judges; `stars`, the review's rating, weighs in the polarity. The
+   * sentence's review logits are added to `review` (reviewStart) when given.
+   */
+  sentence(reading: Reading, stars?: number, review?: Float64Array): ModelHit[] {
+    const starsRow = stars === undefined ? NONE : (this.starsRows[stars] ?? NONE);
     // Detection and review weights for the sentence; polarity weights only for the aspects found, on their clause.
-    const z = this.sum(view.features, this.P);
+    const z = this.total(this.z, reading.rows, 0, this.P);
     const hits: ModelHit[] = [];
-    let clauses: { text: string; features: string[]; z: Float64Array }[] | null = null;
+    let clauses: { text: string; rows: Rows; z: Float64Array }[] | null = null;
     for (let k = 0; k < this.labels.length; k++) {
       // Below its threshold, an aspect is still found when the lexicon judges it in the sentence and the model leans to it.
-      if (z[D + k]! < this.cuts[k]! && (z[D + k]! < this.backedCuts[k]! || !this.lexiconJudges(view.features, k))) continue;
-      clauses ??= view.clauses().map((c) => ({ text: c.text, features: c.features, z: c.features === view.features ? z : this.sum(c.features, this.R) }));
+      if (z[D + k]! < this.cuts[k]! && (z[D + k]! < this.backedCuts[k]! || !(reading.judged & (1 << k)))) continue;
+      clauses ??= reading.clauses().map((c) => ({ text: c.text, rows: c.rows, z: c.rows === reading.rows ? z : this.total(new Float64Array(this.R), c.rows, 0, this.R) }));
       const clause = this.clauseFor(clauses, k);
-      hits.push({ label: this.labels[k]!, ...this.polarityAt(clause.features, k, starsFeature), clause: clause.text });
+      const { polarity, score } = this.polarityAt(clause.rows, k, starsRow);
+      hits.push({ label: this.labels[k]!, polarity, score, clause: clause.text });
     }
-    return { hits, review: z.subarray(this.R, this.R + 3) };
+    if (review) for (let i = 0; i < 3; i++) review[i]! += z[this.R + i]!;
+    return hits;
   }
 
-  /** A review's overall polarity from its sentences' summed review logits and its stars: positive, negative, or neutral (mixed or neither). */
-  reviewPolarity(sentences: readonly Float64Array[], stars: number): { polarity: ModelPolarity; score: number } {
-    const z = [...this.sum([STARS[stars] ?? `stars:${stars}`], this.P).subarray(this.R, this.R + 3)];
-    for (const s of sentences) for (let i = 0; i < 3; i++) z[i]! += s[i]!;
+  /** A review's overall logits before its sentences: its stars' weights. */
+  reviewStart(stars: number): Float64Array {
+    const z = new Float64Array(3);
+    const row = this.starsRows[stars] ?? this.row(`stars:${stars}`);
+    if (row >= 0) for (let i = 0; i < 3; i++) z[i] = this.weights[row + this.R + i]!;
+    return z;
+  }
+
+  /** A review's overall polarity from its stars' and sentences' summed review logits: positive, negative, or neutral (mixed or neither). */
+  reviewPolarity(z: Float64Array): { polarity: ModelPolarity; score: number } {
     return verdict3(z[0]!, z[1]!, z[2]!);
   }
 }
