@@ -79,7 +79,7 @@ for (const n of sizes) {
   const db = await benchDatabase(n);
   const ours = await startService(db);
   // Its own database: an older build refuses a schema this one has migrated.
-  const before = BEFORE ? await startService(await benchDatabase(n), {}, BEFORE) : null;
+  const before = BEFORE ? await startService(await benchDatabase(n, BEFORE), {}, BEFORE) : null;
   const files: Record<string, BareFile & { type: string }> = {};
   for (const path of PATHS) {
     const plain = await fetchVariant(`${ours.url}${path}`, { 'accept-encoding': 'identity' });

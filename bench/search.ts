@@ -99,7 +99,7 @@ const http: Record<string, string | number>[] = [];
 /** A server with an inspector port, to read its live memory after a forced GC; each on its own database (an older build refuses a schema this one has migrated). */
 async function startInspected(root?: string) {
   const inspectPort = await freePort();
-  const service = await startService(await benchDatabase(HTTP_SIZE), { NODE_OPTIONS: `--inspect=127.0.0.1:${inspectPort}` }, root);
+  const service = await startService(await benchDatabase(HTTP_SIZE, root), { NODE_OPTIONS: `--inspect=127.0.0.1:${inspectPort}` }, root);
   // A first start on a fresh database analyses every review for the insights: its peak is not the searches'.
   return { service, inspectPort, startPeak: service.peakRssMiB() };
 }

@@ -1,4 +1,5 @@
-import { mkdtempSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DEMO_BUSINESS } from '../../src/core/demo/business.js';
@@ -28,8 +29,16 @@ export function benchReviews(n: number): Review[] {
 export const invoice = (i: number) => (i * 7919) % 1_000_003;
 
 /** A fresh SQLite database in a temporary folder holding the demo business and N bench reviews. */
-export async function benchDatabase(n: number): Promise<string> {
-  const path = join(mkdtempSync(join(tmpdir(), 'rc-bench-')), 'bench.db');
+export async function benchDatabase(n: number, root?: string): Promise<string> {
+  const dir = mkdtempSync(join(tmpdir(), 'rc-bench-'));
+  const path = join(dir, 'bench.db');
+  if (root) {
+    // Another build (a "before" checkout) imports with its own CLI, so the database has its schema.
+    const file = join(dir, 'reviews.json');
+    writeFileSync(file, JSON.stringify({ business: DEMO_BUSINESS, reviews: benchReviews(n) }));
+    execFileSync(process.execPath, [join(root, 'bin/reviewcast.js'), 'import', file], { env: { ...process.env, DATABASE_URL: path }, stdio: 'ignore' });
+    return path;
+  }
   const store = openSqliteStore(path);
   await store.importReviews({ reviews: benchReviews(n), business: DEMO_BUSINESS, replace: false, dryRun: false });
   await store.close();
