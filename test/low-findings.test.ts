@@ -156,8 +156,8 @@ describe('review text', () => {
     writeFileSync(file, JSON.stringify(broken));
     const res = await runCli(['import', file], { DATABASE_URL: join(tempDir(), 'x.db') });
     assert.equal(res.code, 1, res.stderr);
-    assert.match(res.stderr, /record 0\b.*field text: contains an unpaired UTF-16 surrogate/);
-    assert.match(res.stderr, /record 1\b.*field author: contains an unpaired UTF-16 surrogate/);
+    assert.match(res.stderr, /record 1 \(\[0\]\), field text: contains an unpaired UTF-16 surrogate/);
+    assert.match(res.stderr, /record 2 \(\[1\]\), field author: contains an unpaired UTF-16 surrogate/);
   });
 
   it('control characters in review text never reach the HTML raw', async () => {
