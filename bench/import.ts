@@ -17,7 +17,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DEMO_BUSINESS } from '../src/core/demo/business.js';
-import { benchReviews } from './lib/dataset.js';
+import { benchReviews, cliImport } from './lib/dataset.js';
 import { InspectorSession } from './lib/inspector.js';
 import { freePort, startService } from './lib/service.js';
 import { markdownTable } from './lib/table.js';
@@ -60,7 +60,7 @@ async function run(name: string, root: string): Promise<Run> {
   const database = join(dir, `${name}.db`);
   const before = load();
   const i0 = performance.now();
-  execFileSync(process.execPath, [join(root, 'bin/reviewcast.js'), 'import', file], { env: { ...process.env, DATABASE_URL: database }, stdio: 'ignore' });
+  cliImport(root, file, database);
   const importMs = performance.now() - i0;
 
   const inspectPort = await freePort();

@@ -28,6 +28,11 @@ export function benchReviews(n: number): Review[] {
 /** A number per review, scattered so neighbouring reviews differ. */
 export const invoice = (i: number) => (i * 7919) % 1_000_003;
 
+/** Imports a file into a database with the CLI of a built checkout (`root`), as an operator would. */
+export function cliImport(root: string, file: string, databaseUrl: string): void {
+  execFileSync(process.execPath, [join(root, 'bin/reviewcast.js'), 'import', file], { env: { ...process.env, DATABASE_URL: databaseUrl }, stdio: 'ignore' });
+}
+
 /** A fresh SQLite database in a temporary folder holding the demo business and N bench reviews. */
 export async function benchDatabase(n: number, root?: string): Promise<string> {
   const dir = mkdtempSync(join(tmpdir(), 'rc-bench-'));
@@ -36,7 +41,7 @@ export async function benchDatabase(n: number, root?: string): Promise<string> {
     // Another build (a "before" checkout) imports with its own CLI, so the database has its schema.
     const file = join(dir, 'reviews.json');
     writeFileSync(file, JSON.stringify({ business: DEMO_BUSINESS, reviews: benchReviews(n) }));
-    execFileSync(process.execPath, [join(root, 'bin/reviewcast.js'), 'import', file], { env: { ...process.env, DATABASE_URL: path }, stdio: 'ignore' });
+    cliImport(root, file, path);
     return path;
   }
   const store = openSqliteStore(path);

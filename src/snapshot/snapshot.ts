@@ -34,8 +34,8 @@ export const keptName = (what: string, baseUrl = ''): string => `${what}:${BUILD
  */
 export const INSIGHTS_KEPT = keptName('/insights.json');
 
-/** That document's brotli coding (made off the event loop before the revision is served). */
-const INSIGHTS_BR = keptName('/insights.json br');
+/** The name of a large document's kept coding. */
+const codingName = (path: ResourceDocument, coding: Coding, baseUrl = ''): string => keptName(`${path} ${coding}`, baseUrl);
 
 /** Where each review's analysis lies in that document, kept beside it so a restart does not search 46 MB for them at 100k reviews. */
 const INSIGHTS_SPANS = keptName('/insights.json spans');
@@ -71,12 +71,10 @@ export class Snapshot {
   private insightsKept: InsightsBytes | null = null;
   /** The kept (gzipped) form of that document: its gzip coding as served. */
   private insightsGzip: Buffer | undefined;
-  /** Its brotli coding when the store kept it, until the document's representation takes it. */
-  private insightsBr: Buffer | undefined;
   /** The published reviews serialised once (for one public origin): /reviews.json and every date answer are made of them. */
   private reviewBytes: ReviewBytes | null = null;
-  /** /reviews.json's compressed forms loaded from the store, until its representation takes them. */
-  private reviewCodings: Partial<Record<Coding, Buffer>> = {};
+  /** The large documents' compressed forms loaded from the store, until each document's representation takes them. */
+  private readonly keptCodings = new Map<ResourceDocument, Partial<Record<Coding, Buffer>>>();
   /** Each review's position by id, made once: permalinks, MCP reads, subscriptions and the insights look reviews up by id. */
   private positions: Map<string, number> | null = null;
   /** Escaped documents being made, so concurrent MCP reads share the work. */
@@ -107,9 +105,9 @@ export class Snapshot {
    */
   async prepareInsights(store: KeptStore): Promise<'loaded' | 'analysed'> {
     const revision = this.revision.revision;
-    const [kept, spans, br] = await Promise.all([INSIGHTS_KEPT, INSIGHTS_SPANS, INSIGHTS_BR].map((name) => store.loadKept(revision, name)));
+    const [kept, spans, br] = await Promise.all([INSIGHTS_KEPT, INSIGHTS_SPANS, codingName('/insights.json', 'br')].map((name) => store.loadKept(revision, name)));
     if (kept) {
-      this.insightsBr = br ?? undefined;
+      if (br) this.keptCodings.set('/insights.json', { br });
       const json = await unpackInsights(kept);
       const ids = this.reviewIds();
       const fromSpans = spans && InsightsBytes.withSpans(json, ids, spans);
@@ -149,29 +147,40 @@ export class Snapshot {
     if (this.reviewBytes?.baseUrl !== baseUrl) {
       this.reviewBytes = (await this.keptReviewBytes(baseUrl, store)) ?? (await ReviewBytes.make(this.business, this.aggregate, this.index.reviews, baseUrl, pause));
     }
-    const loaded = new Set(Object.keys(this.reviewCodings));
+    const reviewsKept = { ...this.keptCodings.get('/reviews.json') };
     const dataset = this.topic('/reviews.json', baseUrl);
     await pause();
     for (const path of ['/api/feed.json', '/feed.xml'] as const) {
       this.topic(path, baseUrl);
       await pause();
     }
-    // Made off the event loop; the revision is served once they are, so no first visitor waits for them.
-    for (const coding of ['gzip', 'br'] as const) {
-      await dataset.encode(coding);
-      const made = dataset.coded(coding);
-      if (made && !loaded.has(coding)) await store.saveKept(this.revision.revision, keptName(`/reviews.json ${coding}`, baseUrl), made);
-    }
+    await this.encodeAndKeep(store, dataset, '/reviews.json', baseUrl, ['gzip', 'br'], reviewsKept);
     if (!this.reviewBytes.etag) await store.saveKept(this.revision.revision, keptName('/reviews.json index', baseUrl), this.reviewBytes.index(dataset.etag));
     // About 0.1 s at 100k reviews: made here, not by the first permalink or get_review.
     this.idPositions();
     // The MCP resources (escaped copies of the two largest documents) are made on their first
     // read, a megabyte at a time: made ahead they doubled what a start costs and holds.
-    const keptBr = this.insightsBr !== undefined;
-    const insights = this.insightsDocument();
-    await insights.encode('br');
-    const br = insights.coded('br');
-    if (br && !keptBr) await store.saveKept(this.revision.revision, INSIGHTS_BR, br);
+    const insightsKept = { ...this.keptCodings.get('/insights.json') };
+    await this.encodeAndKeep(store, this.insightsDocument(), '/insights.json', '', ['br'], insightsKept);
+  }
+
+  /**
+   * Makes a document's codings (off the event loop), so the revision is served once they are and
+   * no first visitor waits for them, and keeps in the store those not loaded from it (`kept`).
+   */
+  private async encodeAndKeep(store: KeptStore, rep: Representation, path: ResourceDocument, baseUrl: string, codings: readonly Coding[], kept: Partial<Record<Coding, Buffer>>): Promise<void> {
+    for (const coding of codings) {
+      await rep.encode(coding);
+      const made = rep.coded(coding);
+      if (made && made !== kept[coding]) await store.saveKept(this.revision.revision, codingName(path, coding, baseUrl), made);
+    }
+  }
+
+  /** The codings of a large document loaded from the store, handed once to its representation. */
+  private takeCodings(path: ResourceDocument): Partial<Record<Coding, Buffer>> {
+    const codings = this.keptCodings.get(path) ?? {};
+    this.keptCodings.delete(path);
+    return codings;
   }
 
   /** The review with this id, if this revision has it. */
@@ -215,10 +224,10 @@ export class Snapshot {
   /** The published reviews' bytes as kept in the store (the gzip coding and its index), with the brotli coding if kept; null when not kept or not whole. */
   private async keptReviewBytes(baseUrl: string, store: KeptStore): Promise<ReviewBytes | null> {
     const revision = this.revision.revision;
-    const [gzip, index, br] = await Promise.all(['gzip', 'index', 'br'].map((what) => store.loadKept(revision, keptName(`/reviews.json ${what}`, baseUrl))));
+    const [gzip, index, br] = await Promise.all([codingName('/reviews.json', 'gzip', baseUrl), keptName('/reviews.json index', baseUrl), codingName('/reviews.json', 'br', baseUrl)].map((name) => store.loadKept(revision, name)));
     if (!gzip || !index) return null;
     const bytes = ReviewBytes.fromKept(await gunzipWhole(gzip), index, this.index.reviews.length, baseUrl);
-    if (bytes) this.reviewCodings = br ? { gzip, br } : { gzip };
+    if (bytes) this.keptCodings.set('/reviews.json', br ? { gzip, br } : { gzip });
     return bytes;
   }
 
@@ -248,9 +257,9 @@ export class Snapshot {
       case '/reviews.json':
         return this.memo(`topic:/reviews.json:${baseUrl}`, () => {
           const bytes = this.publishedBytes(baseUrl);
-          const codings = bytes.etag ? this.reviewCodings : {};
-          this.reviewCodings = {};
-          return buildRepresentation(bytes.dataset, JSON_TYPE, this.lastModified, 'now', bytes.etag, codings);
+          const codings = this.takeCodings('/reviews.json');
+          // Kept codings belong to kept bytes; bytes made again (another origin) are compressed again.
+          return buildRepresentation(bytes.dataset, JSON_TYPE, this.lastModified, 'now', bytes.etag, bytes.etag ? codings : {});
         });
       case '/api/feed.json':
         return this.memo('topic:/api/feed.json', () => this.json(renderJsonFeed(this.business, this.index.reviews, baseUrl, this.feedTag)));
@@ -265,8 +274,7 @@ export class Snapshot {
   insightsDocument(): Representation {
     // The snapshot holds the bytes for its readers of per_review; the cache holds the same buffer and its compressed forms.
     return this.memo('insights', () => {
-      const made = { ...(this.insightsGzip && { gzip: this.insightsGzip }), ...(this.insightsBr && { br: this.insightsBr }) };
-      this.insightsBr = undefined;
+      const made = { ...(this.insightsGzip && { gzip: this.insightsGzip }), ...this.takeCodings('/insights.json') };
       return buildRepresentation(this.keptInsights().json, JSON_TYPE, this.lastModified, 'now', undefined, made);
     });
   }
