@@ -11,7 +11,7 @@ import { buildReviewIndex, searchReviews } from '../src/core/search.js';
 import { InsightsBytes, insightsJson } from '../src/snapshot/insights-bytes.js';
 import { INSIGHTS_KEPT, keptName } from '../src/snapshot/snapshot.js';
 import { request } from 'undici';
-import { brotliCompressSync, constants, gunzipSync, gzipSync } from 'node:zlib';
+import { brotliCompressSync, brotliDecompressSync, constants, gunzipSync, gzipSync } from 'node:zlib';
 import { buildDigest } from '../src/snapshot/build-digest.js';
 import { BUSINESS, REVIEWS } from './fixtures/data.js';
 import { benchReviews } from '../bench/lib/dataset.js';
@@ -258,6 +258,49 @@ describe('published reviews kept per revision in the store', () => {
       assert.deepEqual(since.reviews, (JSON.parse(before.identity.body.toString()) as { reviews: unknown[] }).reviews);
     } finally {
       await again.close();
+    }
+  });
+
+  it('a restart serves the feeds\' compressed forms and the insights ETag as kept; another tagging entity\'s are not used', async () => {
+    const database = await freshDatabase();
+    const first = await startTestService({ database, business: BUSINESS, reviews: REVIEWS, baseUrl: BASE });
+    const feed = async (svc: TestService) => {
+      const res = await request(`${svc.url}/feed.xml`, { headers: { 'accept-encoding': 'br' } });
+      assert.equal(res.headers['content-encoding'], 'br');
+      return { etag: String(res.headers.etag), body: Buffer.from(await res.body.arrayBuffer()) };
+    };
+    const before = { feed: await feed(first) };
+    const { revision } = await first.store.getRevision();
+    // The first start made it; PostgreSQL's store calls create() even then, and keeps the existing value.
+    const tag = await first.store.getOrCreateSetting('feed_tag_entity', () => 'not made here');
+    assert.notEqual(tag, 'not made here');
+    const brName = keptName(`/feed.xml br ${tag}`, BASE);
+    assert.deepEqual(await first.store.loadKept(revision, brName), before.feed.body, 'the served brotli coding is kept');
+    // Kept at another quality and with another tag: the same content, other bytes, so serving them shows they were read.
+    const other = brotliCompressSync(brotliDecompressSync(before.feed.body), { params: { [constants.BROTLI_PARAM_QUALITY]: 1 } });
+    assert.ok(!other.equals(before.feed.body));
+    await first.store.saveKept(revision, brName, other);
+    await first.store.saveKept(revision, keptName('/insights.json etag'), Buffer.from('kept-insights-tag'));
+    await first.close();
+    const again = await startTestService({ database, baseUrl: BASE });
+    try {
+      assert.deepEqual(await feed(again), { etag: before.feed.etag, body: other }, 'the kept brotli form is served');
+      const tagged = await request(`${again.url}/insights.json`, { headers: { 'accept-encoding': 'identity' } });
+      await tagged.body.dump();
+      assert.equal(tagged.headers.etag, '"kept-insights-tag"', 'the kept ETag is sent, not hashed again');
+    } finally {
+      await again.close();
+    }
+    // Codings kept under another tagging entity (another installation's feeds) are not used.
+    const store = await openTestStore(database);
+    await store.saveKept(revision, brName, before.feed.body);
+    await store.saveKept(revision, keptName('/feed.xml br other.example.test,2026-01-01', BASE), other);
+    await store.close();
+    const third = await startTestService({ database, baseUrl: BASE });
+    try {
+      assert.deepEqual(await feed(third), before.feed);
+    } finally {
+      await third.close();
     }
   });
 

@@ -34,8 +34,11 @@ export const keptName = (what: string, baseUrl = ''): string => `${what}:${BUILD
  */
 export const INSIGHTS_KEPT = keptName('/insights.json');
 
-/** The name of a large document's kept coding. */
-const codingName = (path: ResourceDocument, coding: Coding, baseUrl = ''): string => keptName(`${path} ${coding}`, baseUrl);
+/** The name of a document's kept coding; `variant` names what else its bytes depend on (a feed's tagging entity). */
+const codingName = (path: KeptDocument, coding: Coding, baseUrl = '', variant = ''): string => keptName(`${path} ${coding}${variant && ` ${variant}`}`, baseUrl);
+
+/** The insights document's ETag (a hash of 46 MB at 100k reviews), kept beside it. */
+const INSIGHTS_ETAG = keptName('/insights.json etag');
 
 /** Where each review's analysis lies in that document, kept beside it so a restart does not search 46 MB for them at 100k reviews. */
 const INSIGHTS_SPANS = keptName('/insights.json spans');
@@ -54,6 +57,12 @@ let snapshotCount = 0;
 
 /** The JSON documents an MCP client can read as resources. */
 export type ResourceDocument = '/reviews.json' | '/insights.json';
+
+/** The documents whose compressed forms the store keeps per revision. */
+type KeptDocument = ResourceDocument | TopicPath;
+
+/** The feeds: small, but brotli at its best quality cost a restart ~60 ms for both. */
+const FEEDS = ['/api/feed.json', '/feed.xml'] as const;
 
 /**
  * Everything served for one revision: the data, the search index and the pre-rendered,
@@ -74,7 +83,9 @@ export class Snapshot {
   /** The published reviews serialised once (for one public origin): /reviews.json and every date answer are made of them. */
   private reviewBytes: ReviewBytes | null = null;
   /** The large documents' compressed forms loaded from the store, until each document's representation takes them. */
-  private readonly keptCodings = new Map<ResourceDocument, Partial<Record<Coding, Buffer>>>();
+  private readonly keptCodings = new Map<KeptDocument, Partial<Record<Coding, Buffer>>>();
+  /** The insights document's ETag as kept in the store with it, if it was. */
+  private insightsEtag: string | undefined;
   /** Each review's position by id, made once: permalinks, MCP reads, subscriptions and the insights look reviews up by id. */
   private positions: Map<string, number> | null = null;
   /** Escaped documents being made, so concurrent MCP reads share the work. */
@@ -105,9 +116,10 @@ export class Snapshot {
    */
   async prepareInsights(store: KeptStore): Promise<'loaded' | 'analysed'> {
     const revision = this.revision.revision;
-    const [kept, spans, br] = await Promise.all([INSIGHTS_KEPT, INSIGHTS_SPANS, codingName('/insights.json', 'br')].map((name) => store.loadKept(revision, name)));
+    const [kept, spans, br, etag] = await Promise.all([INSIGHTS_KEPT, INSIGHTS_SPANS, codingName('/insights.json', 'br'), INSIGHTS_ETAG].map((name) => store.loadKept(revision, name)));
     if (kept) {
       if (br) this.keptCodings.set('/insights.json', { br });
+      if (etag) this.insightsEtag = etag.toString('latin1');
       const json = await unpackInsights(kept);
       const ids = this.reviewIds();
       const fromSpans = spans && InsightsBytes.withSpans(json, ids, spans);
@@ -150,8 +162,11 @@ export class Snapshot {
     const reviewsKept = { ...this.keptCodings.get('/reviews.json') };
     const dataset = this.topic('/reviews.json', baseUrl);
     await pause();
-    for (const path of ['/api/feed.json', '/feed.xml'] as const) {
-      this.topic(path, baseUrl);
+    for (const path of FEEDS) {
+      const [gzip, br] = await Promise.all((['gzip', 'br'] as const).map((coding) => store.loadKept(this.revision.revision, codingName(path, coding, baseUrl, this.feedTag))));
+      const kept = { ...(gzip && { gzip }), ...(br && { br }) };
+      this.keptCodings.set(path, kept);
+      await this.encodeAndKeep(store, this.topic(path, baseUrl), path, baseUrl, ['gzip', 'br'], kept, this.feedTag);
       await pause();
     }
     await this.encodeAndKeep(store, dataset, '/reviews.json', baseUrl, ['gzip', 'br'], reviewsKept);
@@ -161,23 +176,25 @@ export class Snapshot {
     // The MCP resources (escaped copies of the two largest documents) are made on their first
     // read, a megabyte at a time: made ahead they doubled what a start costs and holds.
     const insightsKept = { ...this.keptCodings.get('/insights.json') };
-    await this.encodeAndKeep(store, this.insightsDocument(), '/insights.json', '', ['br'], insightsKept);
+    const insights = this.insightsDocument();
+    await this.encodeAndKeep(store, insights, '/insights.json', '', ['br'], insightsKept);
+    if (insights.etag !== this.insightsEtag) await store.saveKept(this.revision.revision, INSIGHTS_ETAG, Buffer.from(insights.etag, 'latin1'));
   }
 
   /**
    * Makes a document's codings (off the event loop), so the revision is served once they are and
    * no first visitor waits for them, and keeps in the store those not loaded from it (`kept`).
    */
-  private async encodeAndKeep(store: KeptStore, rep: Representation, path: ResourceDocument, baseUrl: string, codings: readonly Coding[], kept: Partial<Record<Coding, Buffer>>): Promise<void> {
+  private async encodeAndKeep(store: KeptStore, rep: Representation, path: KeptDocument, baseUrl: string, codings: readonly Coding[], kept: Partial<Record<Coding, Buffer>>, variant = ''): Promise<void> {
     for (const coding of codings) {
       await rep.encode(coding);
       const made = rep.coded(coding);
-      if (made && made !== kept[coding]) await store.saveKept(this.revision.revision, codingName(path, coding, baseUrl), made);
+      if (made && made !== kept[coding]) await store.saveKept(this.revision.revision, codingName(path, coding, baseUrl, variant), made);
     }
   }
 
   /** The codings of a large document loaded from the store, handed once to its representation. */
-  private takeCodings(path: ResourceDocument): Partial<Record<Coding, Buffer>> {
+  private takeCodings(path: KeptDocument): Partial<Record<Coding, Buffer>> {
     const codings = this.keptCodings.get(path) ?? {};
     this.keptCodings.delete(path);
     return codings;
@@ -262,10 +279,12 @@ export class Snapshot {
           return buildRepresentation(bytes.dataset, JSON_TYPE, this.lastModified, 'now', bytes.etag, bytes.etag ? codings : {});
         });
       case '/api/feed.json':
-        return this.memo('topic:/api/feed.json', () => this.json(renderJsonFeed(this.business, this.index.reviews, baseUrl, this.feedTag)));
+        return this.memo('topic:/api/feed.json', () =>
+          buildRepresentation(JSON.stringify(renderJsonFeed(this.business, this.index.reviews, baseUrl, this.feedTag)), JSON_TYPE, this.lastModified, 'now', undefined, this.takeCodings(path)),
+        );
       case '/feed.xml':
         return this.memo('topic:/feed.xml', () =>
-          buildRepresentation(renderAtom(this.business, this.index.reviews, baseUrl, this.feedTag, this.lastModified.toISOString()), ATOM_CONTENT_TYPE, this.lastModified),
+          buildRepresentation(renderAtom(this.business, this.index.reviews, baseUrl, this.feedTag, this.lastModified.toISOString()), ATOM_CONTENT_TYPE, this.lastModified, 'now', undefined, this.takeCodings(path)),
         );
     }
   }
@@ -275,7 +294,7 @@ export class Snapshot {
     // The snapshot holds the bytes for its readers of per_review; the cache holds the same buffer and its compressed forms.
     return this.memo('insights', () => {
       const made = { ...(this.insightsGzip && { gzip: this.insightsGzip }), ...this.takeCodings('/insights.json') };
-      return buildRepresentation(this.keptInsights().json, JSON_TYPE, this.lastModified, 'now', undefined, made);
+      return buildRepresentation(this.keptInsights().json, JSON_TYPE, this.lastModified, 'now', this.insightsEtag, made);
     });
   }
 

@@ -1,6 +1,7 @@
 import { DOMAIN_LEXICON, GENERAL_LEXICON, INTENSIFIERS, NEGATORS, type LexEntry } from './lexicon.js';
 import { PhraseMatcher } from './matcher.js';
 import { AspectModel, Rows, type Clause, type Reading } from './model.js';
+export { MODEL_METHOD } from './model.js';
 import { BUILTIN_ASPECTS, CONDUCT_ASPECT, STAFF_ASPECT, type AspectDef } from './taxonomy.js';
 import { featuresOf, type Pairs } from './features.js';
 import { readablePhrase, splitClauses, splitSentences, tokenize } from './text.js';
@@ -134,8 +135,9 @@ const TO_MODEL: Record<string, string> = { quality_of_work: 'quality', technical
 /** Words naming the people who answer the phone: conduct there is customer service, not the technician's. */
 const STAFF_WORDS = /\b(office|receptionist|dispatcher|dispatch|front desk|customer service|on the phone|manager|staff|scheduler|secretary|call cent(?:er|re))\b/i;
 
-export const MODEL = AspectModel.fromFile();
-export const MODEL_METHOD = MODEL.method;
+let trained: AspectModel | undefined;
+/** The trained model, built from model.json when first needed: a restart that loads its revision's insights never analyses. */
+const trainedModel = (): AspectModel => (trained ??= AspectModel.fromFile());
 
 /**
  * Sentence-level aspect-based sentiment. The built-in aspects come from the trained model
@@ -158,7 +160,7 @@ export class AspectAnalyser {
    */
   constructor(
     extraAspects: readonly AspectDef[] = [],
-    private readonly model: AspectModel = MODEL,
+    private readonly model: AspectModel = trainedModel(),
     private readonly bySums = true,
   ) {
     this.leanRows = Int32Array.from(['R:+', 'R:-', 'R:++', 'R:--'], (f) => model.row(f));

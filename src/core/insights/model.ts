@@ -130,6 +130,9 @@ function verdict3(pos: number, neg: number, neu: number, places = 3): { polarity
   return { polarity, score: Math.round(((ep - en) / sum) * unit) / unit };
 }
 
+/** How model.json was made (its method line), without building the model from it. */
+export const MODEL_METHOD = (json as ModelFile).method;
+
 /** The rating as a feature ("stars:4"), made once. */
 export const STARS: readonly string[] = [0, 1, 2, 3, 4, 5].map((n) => `stars:${n}`);
 

@@ -50,16 +50,15 @@ export function sqliteReviewStore(db: Database.Database, path: string, { getMeta
     const conn = reader;
     conn.exec('BEGIN');
     try {
-      const first = conn.prepare<[], { date: string; id: string; json: string }>(`SELECT date, id, json FROM reviews ORDER BY date DESC, id DESC LIMIT ${LOAD_BATCH}`);
+      // Only the JSON is fetched: the keyset's date and id come from the parsed review (fetching them too cost a string each per row).
+      const first = conn.prepare<[], string>(`SELECT json FROM reviews ORDER BY date DESC, id DESC LIMIT ${LOAD_BATCH}`).pluck();
       // A row value, so the index is searched from where the last batch ended (an OR scanned it from the start every batch).
-      const after = conn.prepare<[string, string], { date: string; id: string; json: string }>(
-        `SELECT date, id, json FROM reviews WHERE (date, id) < (?, ?) ORDER BY date DESC, id DESC LIMIT ${LOAD_BATCH}`,
-      );
+      const after = conn.prepare<[string, string], string>(`SELECT json FROM reviews WHERE (date, id) < (?, ?) ORDER BY date DESC, id DESC LIMIT ${LOAD_BATCH}`).pluck();
       const reviews: Review[] = [];
       for (let rows = first.all(); ; ) {
-        for (const row of rows) reviews.push(JSON.parse(row.json) as Review);
+        for (const json of rows) reviews.push(JSON.parse(json) as Review);
         if (rows.length < LOAD_BATCH) break;
-        const last = rows[rows.length - 1]!;
+        const last = reviews[reviews.length - 1]!;
         await yieldToLoop();
         rows = after.all(last.date, last.id);
       }
