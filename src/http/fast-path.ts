@@ -6,7 +6,7 @@ import { setAnswerCost, setRouteLabel, type AnswerNow, type LimitHeaders } from 
 import type { Operation, ServiceContext } from './operation.js';
 import type { Representation } from '../snapshot/representation.js';
 
-/** One answer as sent: status, headers as writeHead's flat list (without the RateLimit pair), body's buffers (null for 304) and their length. */
+/** One answer as sent: status, headers as writeHead's flat list ending in the RateLimit pair (filled in per request), body's buffers (null for 304) and their length. */
 interface Answer {
   status: number;
   headers: (string | number)[];
@@ -30,12 +30,17 @@ type Answers = WeakMap<Representation, Map<string, Answer>>;
 function answerOf(served: Served, reqHeaders: Parameters<typeof prepareResponse>[2]): Answer | 'encode' {
   const p = prepareResponse(served.rep, served.opts ?? {}, reqHeaders);
   if (p.status === 'encode') return 'encode';
-  return { status: p.status, headers: Object.entries(p.headers).flat(), body: p.body, length: p.length };
+  const headers: (string | number)[] = Object.entries(p.headers).flat();
+  headers.push('ratelimit-policy', '', 'ratelimit', '');
+  return { status: p.status, headers, body: p.body, length: p.length };
 }
 
 function send(res: ServerResponse, answer: Answer, limit: LimitHeaders, head: boolean): void {
-  const headers = answer.headers.slice();
-  headers.push('ratelimit-policy', limit['ratelimit-policy'], 'ratelimit', limit.ratelimit);
+  // The answer's own list takes this request's RateLimit values in its last two slots: writeHead
+  // reads the list before it returns and keeps none of it, so no copy per request is needed.
+  const headers = answer.headers;
+  headers[headers.length - 3] = limit['ratelimit-policy'];
+  headers[headers.length - 1] = limit.ratelimit;
   res.writeHead(answer.status, headers);
   endWithParts(res, head ? null : answer.body);
 }
@@ -49,8 +54,9 @@ function send(res: ServerResponse, answer: Answer, limit: LimitHeaders, head: bo
  * fastify, which answers it the same way.
  */
 export function buildFastPath(operations: readonly Operation[], ctx: ServiceContext, logger: Logger): AnswerNow {
-  const documents = new Map<string, { document: (ctx: ServiceContext) => Served; answers: Answers }>();
-  for (const op of operations) if (op.method === 'GET' && op.document) documents.set(op.path, { document: op.document, answers: new WeakMap() });
+  // Each entry keeps its path as the route label: one string for every request, whose hash the metrics' maps have already computed.
+  const documents = new Map<string, { route: string; document: (ctx: ServiceContext) => Served; answers: Answers }>();
+  for (const op of operations) if (op.method === 'GET' && op.document) documents.set(op.path, { route: op.path, document: op.document, answers: new WeakMap() });
   return (req, res, gateHeaders) => {
     if (req.method !== 'GET' && req.method !== 'HEAD') return false;
     const url = req.url ?? '';
@@ -79,7 +85,7 @@ export function buildFastPath(operations: readonly Operation[], ctx: ServiceCont
         byKey.set(key, answer);
       }
     }
-    setRouteLabel(req, url);
+    setRouteLabel(req, path.route);
     const head = req.method === 'HEAD';
     // Headers given to writeHead are not readable afterwards, so the gate is told the size here.
     setAnswerCost(req, head ? 0 : answer.length);

@@ -65,6 +65,8 @@ export class Gate {
   private counts = new Map<string, number>();
   private windowStart = Date.now();
   private readonly policy: string;
+  /** The RateLimit header up to the remaining count, the same for every request. */
+  private readonly limitPrefix: string;
 
   constructor(
     private readonly config: HttpConfig,
@@ -75,6 +77,7 @@ export class Gate {
     private readonly cost: CostLimit,
   ) {
     this.policy = `${config.rateLimitPerMinute};w=${WINDOW_MS / 1000}`;
+    this.limitPrefix = `limit=${config.rateLimitPerMinute}, remaining=`;
   }
 
   /**
@@ -124,7 +127,7 @@ export class Gate {
     this.counts.set(client, count);
     const limit = this.config.rateLimitPerMinute;
     const reset = Math.max(1, Math.ceil((this.windowStart + WINDOW_MS - now) / 1000));
-    const headers: LimitHeaders = { 'ratelimit-policy': this.policy, ratelimit: `limit=${limit}, remaining=${Math.max(0, limit - count)}, reset=${reset}` };
+    const headers: LimitHeaders = { 'ratelimit-policy': this.policy, ratelimit: `${this.limitPrefix}${Math.max(0, limit - count)}, reset=${reset}` };
     if (count > limit) {
       setRouteLabel(req, 'refused');
       refuse(req, res, this.answersInPlainText(req.url), 429, errorBody('too_many_requests', `More than ${limit} requests in a minute from this client; retry in ${reset} s`), { ...headers, 'retry-after': String(reset) });

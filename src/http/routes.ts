@@ -17,7 +17,7 @@ import { topicLinkHeader } from '../websub/hub.js';
 import { ReviewsDatasetSchema } from '../core/schema/dataset.js';
 import { ErrorBodySchema } from '../core/schema/error.js';
 import { SearchQuerySchema, SearchResultSchema, SincePathSchema, SinceResultSchema } from '../core/schema/search.js';
-import { payloadOf, sendRepresentation, type Served } from './conditional.js';
+import { payloadOf, sendRepresentation, type SendOptions, type Served } from './conditional.js';
 import { partsLength } from '../snapshot/representation.js';
 import { plainText, sendError } from './errors.js';
 import { buildOpenApi } from './openapi.js';
@@ -32,7 +32,16 @@ const originRefused = { description: 'Origin not allowed', contentType: 'applica
 const plain = (description: string) => ({ description, contentType: 'text/plain' });
 
 function topicDocument(topic: TopicPath) {
-  return ({ live, baseUrl }: ServiceContext): Served => ({ rep: live.current().topic(topic, baseUrl), opts: { headers: { link: topicLinkHeader(baseUrl, topic) } } });
+  // The send options depend only on the public origin, which is set once: made again only if it changes, not per request.
+  let origin: string | undefined;
+  let opts: SendOptions = {};
+  return ({ live, baseUrl }: ServiceContext): Served => {
+    if (baseUrl !== origin) {
+      origin = baseUrl;
+      opts = { headers: { link: topicLinkHeader(baseUrl, topic) } };
+    }
+    return { rep: live.current().topic(topic, baseUrl), opts };
+  };
 }
 
 /** A store that does not answer within this is as unhealthy as one that fails (an unreachable database would otherwise hang the check). */
