@@ -1,7 +1,5 @@
 /** Opens the store a database location names: SQLite for a file path, PostgreSQL for a postgres:// URL. */
 import type { StoreLocation } from '../config.js';
-import { openPostgresStore } from './postgres/postgres-store.js';
-import { openSqliteStore } from './sqlite/sqlite-store.js';
 import type { Store } from './store.js';
 
 /** The store could not be opened (or first read): a corrupt or read-only file, an unreachable database. */
@@ -24,14 +22,17 @@ export function describeLocation(location: StoreLocation): string {
   return url.toString();
 }
 
-/** Opens (and migrates) the store; any failure is a StoreOpenError naming where and why. */
+/**
+ * Opens (and migrates) the store; any failure is a StoreOpenError naming where and why. Only the
+ * driver of the store named is loaded (a start-up on SQLite does not load pg, nor one on PostgreSQL better-sqlite3).
+ */
 export async function openStore(location: StoreLocation): Promise<Store> {
   try {
     switch (location.kind) {
       case 'sqlite':
-        return openSqliteStore(location.path);
+        return (await import('./sqlite/sqlite-store.js')).openSqliteStore(location.path);
       case 'postgres':
-        return await openPostgresStore(location.url);
+        return await (await import('./postgres/postgres-store.js')).openPostgresStore(location.url);
     }
   } catch (err) {
     throw new StoreOpenError(location, err);
