@@ -320,6 +320,20 @@ describe('published reviews kept per revision in the store', () => {
     } finally {
       await again.close();
     }
+    // An index whose first line is not the JSON it writes: made again too, and the revision still prepared (it is kept again).
+    const lines = index.indexOf(0x0a);
+    for (const header of ['{nope', '{"etag":1,"start":"x"}', 'null']) {
+      const store = await openTestStore(database);
+      await store.saveKept(revision, indexName, Buffer.concat([Buffer.from(header), index.subarray(lines)]));
+      await store.close();
+      const bad = await startTestService({ database, baseUrl: BASE });
+      try {
+        assert.deepEqual(await dataset(bad, 'identity'), before, header);
+        assert.deepEqual((await bad.store.loadKept(revision, indexName))!, index, `${header}: kept whole again`);
+      } finally {
+        await bad.close();
+      }
+    }
     const elsewhere = await startTestService({ database, baseUrl: 'https://other.example.test' });
     try {
       const moved = await dataset(elsewhere, 'identity');

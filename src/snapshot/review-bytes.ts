@@ -46,7 +46,9 @@ export class ReviewBytes {
   static fromKept(dataset: Buffer, index: Buffer, reviewCount: number, baseUrl: string): ReviewBytes | null {
     const newline = index.indexOf(0x0a);
     if (newline < 0 || (index.length - newline - 1) !== reviewCount * 8) return null;
-    const { etag, start } = JSON.parse(index.toString('utf8', 0, newline)) as { etag: string; start: number };
+    const header = headerOf(index.toString('utf8', 0, newline));
+    if (!header) return null;
+    const { etag, start } = header;
     const ends = new Float64Array(reviewCount);
     Buffer.from(ends.buffer).set(index.subarray(newline + 1));
     const last = reviewCount === 0 ? start : ends[reviewCount - 1]!;
@@ -110,6 +112,18 @@ export class ReviewBytes {
     }
     return digest;
   }
+}
+
+/** The kept index's first line, or null when it is not the JSON index() writes (then the bytes are made again, as for any that do not fit). */
+function headerOf(line: string): { etag: string; start: number } | null {
+  let header: unknown;
+  try {
+    header = JSON.parse(line);
+  } catch {
+    return null;
+  }
+  const { etag, start } = (header ?? {}) as { etag?: unknown; start?: unknown };
+  return typeof etag === 'string' && Number.isSafeInteger(start) ? { etag, start: start as number } : null;
 }
 
 /** Bytes escaped per turn of the event loop: about 10 ms of work. */
