@@ -1,5 +1,5 @@
 /** The HTTP client for hub callbacks: guarded addresses, timeouts, bounded bodies. */
-import { Agent, request, type Dispatcher } from 'undici';
+import type { Agent, Dispatcher, request } from 'undici';
 import type { Resolver } from '../config.js';
 import { CallbackAddressError, guardedLookup, refusedLiteral } from './address-guard.js';
 
@@ -20,33 +20,51 @@ export interface CallbackResponse {
   body: string;
 }
 
-/** HTTP client for subscriber callbacks: address guard, pinned connections, no redirects, timeouts, capped reads. */
-export class CallbackClient {
-  private readonly agent: Agent;
+/** undici's request and the agent callbacks are sent through. */
+interface Connected {
+  agent: Agent;
+  request: typeof request;
+}
 
-  constructor(private readonly opts: CallbackClientOptions) {
-    this.agent = new Agent({
-      connect: {
-        timeout: opts.timeoutMs,
-        ...(opts.allowPrivate ? {} : { lookup: guardedLookup(opts.resolver) }),
-        ...(opts.ca ? { ca: opts.ca } : {}),
-      },
-      headersTimeout: opts.timeoutMs,
-      bodyTimeout: opts.timeoutMs,
-      connections: 8,
-    });
+/**
+ * HTTP client for subscriber callbacks: address guard, pinned connections, no redirects, timeouts,
+ * capped reads. undici is loaded with the first callback: a start-up serves without it (it took
+ * ~50 ms of a restart), and most hubs wait minutes for their first subscriber.
+ */
+export class CallbackClient {
+  private client: Promise<Connected> | null = null;
+
+  constructor(private readonly opts: CallbackClientOptions) {}
+
+  private connect(): Promise<Connected> {
+    const opts = this.opts;
+    this.client ??= import('undici').then((undici) => ({
+      request: undici.request,
+      agent: new undici.Agent({
+        connect: {
+          timeout: opts.timeoutMs,
+          ...(opts.allowPrivate ? {} : { lookup: guardedLookup(opts.resolver) }),
+          ...(opts.ca ? { ca: opts.ca } : {}),
+        },
+        headersTimeout: opts.timeoutMs,
+        bodyTimeout: opts.timeoutMs,
+        connections: 8,
+      }),
+    }));
+    return this.client;
   }
 
   async send(method: 'GET' | 'POST', url: string, body?: Buffer, headers: Record<string, string> = {}): Promise<CallbackResponse> {
     const target = new URL(url);
     const literal = this.opts.allowPrivate ? null : refusedLiteral(target);
     if (literal) throw new CallbackAddressError(literal, literal);
+    const { agent, request: call } = await this.connect();
     const signal = AbortSignal.timeout(this.opts.timeoutMs);
-    const res: Dispatcher.ResponseData = await request(target, {
+    const res: Dispatcher.ResponseData = await call(target, {
       method,
       headers: { 'user-agent': 'Reviewcast-WebSub-Hub', ...headers },
       body,
-      dispatcher: this.agent,
+      dispatcher: agent,
       signal,
     });
     const chunks: Buffer[] = [];
@@ -62,6 +80,6 @@ export class CallbackClient {
   }
 
   async close(): Promise<void> {
-    await this.agent.close();
+    if (this.client) await (await this.client).agent.close();
   }
 }
