@@ -25,6 +25,32 @@ export function tokenize(clause: string): string[] {
   return clause.toLowerCase().match(/[\p{L}\p{N}$]+(?:['-][\p{L}\p{N}]+)*/gu) ?? [];
 }
 
+/**
+ * A word, or a mark that ends what a negator or a general judgement reaches: a comma (not one
+ * inside a number, "$1,200"), a semicolon, a colon, a bracket, a dash between words.
+ */
+const WORD_OR_MARK = /([\p{L}\p{N}$]+(?:['-][\p{L}\p{N}]+)*)|,(?!\d)|(?<!\d),|[;:()\u2013\u2014]|\s-+\s/gu;
+
+/** tokenize's words, and per word whether such a mark stands before it ("No, it was fine": the "no" does not reach "fine"). */
+export function tokenizeMarked(clause: string): { tokens: string[]; breaks: Uint8Array } {
+  const lower = clause.toLowerCase();
+  const tokens: string[] = [];
+  const marks: number[] = [];
+  let mark = false;
+  WORD_OR_MARK.lastIndex = 0;
+  for (let m = WORD_OR_MARK.exec(lower); m !== null; m = WORD_OR_MARK.exec(lower)) {
+    if (m[1] === undefined) mark = true;
+    else {
+      if (mark && tokens.length > 0) marks.push(tokens.length);
+      tokens.push(m[1]);
+      mark = false;
+    }
+  }
+  const breaks = new Uint8Array(tokens.length);
+  for (const i of marks) breaks[i] = 1;
+  return { tokens, breaks };
+}
+
 /** Words a quoted phrase may not end on: it would stop mid-phrase ("ignored my", "found the"). */
 export const FUNCTION_WORDS = new Set(
   `a an the this that these those my our your his her their its me us him them it i we you he she they and or but nor so if than then to of at by for with from as into onto about what which who whom whose when where how why is was were be been being am are do does did has have had will would can could shall should may might must not no never very too just`.split(' '),
