@@ -119,12 +119,21 @@ function lexiconFeatures(out: string[], patterns: readonly string[], aspects: Re
   return out;
 }
 
-/** The phrases that read as phrases, made readable (readablePhrase). */
-function readable(phrases: readonly string[], tokens: readonly string[]): string[] {
+/** The phrases that read as phrases, made readable (readablePhrase), none running from one clause into the next ("fixed it | the attic": the "but" between them is not in the tokens). */
+function readable(phrases: readonly string[], r: Lexical): string[] {
   const out: string[] = [];
+  let starts: Uint8Array | undefined;
+  if (phrases.length > 0 && r.results.length > 1) {
+    starts = new Uint8Array(r.tokens.length);
+    let at = 0;
+    for (const c of r.results) {
+      if (at > 0 && at < starts.length) starts[at] = 1;
+      at += c.tokens.length;
+    }
+  }
   for (const p of phrases) {
-    const r = readablePhrase(p, tokens);
-    if (r !== null) out.push(r);
+    const q = readablePhrase(p, r.tokens, starts);
+    if (q !== null) out.push(q);
   }
   return out;
 }
@@ -357,11 +366,11 @@ export class AspectAnalyser {
         polarity = polarityOf(lex.score);
         score = Math.sign(lex.score) * 0.5;
       }
-      const phrases = lex !== undefined && polarityOf(lex.score) === polarity ? readable(lex.phrases, rules.tokens) : [];
+      const phrases = lex !== undefined && polarityOf(lex.score) === polarity ? readable(lex.phrases, rules) : [];
       aspects.push({ aspect, polarity, score, phrases });
     }
     for (const [aspect, a] of rules.aspects) {
-      if (this.custom.has(aspect)) aspects.push({ aspect, polarity: polarityOf(a.score), score: a.score, phrases: readable(a.phrases, rules.tokens) });
+      if (this.custom.has(aspect)) aspects.push({ aspect, polarity: polarityOf(a.score), score: a.score, phrases: readable(a.phrases, rules) });
     }
     return { text, score: rules.score, aspects };
   }

@@ -66,9 +66,9 @@ const MAX_EXTEND = 3;
  * A lexicon match as words people can read: the run of the sentence it covers (gaps filled in),
  * with its negation and auxiliary ("did not explain", not "not explain"), carried on past a
  * trailing function word to the next content word ("ignored my calls"). Null when no readable
- * phrase can be made.
+ * phrase can be made. `stops`: 1 before a token no phrase may run into (a clause's start).
  */
-export function readablePhrase(phrase: string, tokens: readonly string[]): string | null {
+export function readablePhrase(phrase: string, tokens: readonly string[], stops?: Uint8Array): string | null {
   let words = phrase.split(' ');
   const negated = words[0] === 'not' && words.length > 1;
   if (negated) words = words.slice(1);
@@ -85,7 +85,7 @@ export function readablePhrase(phrase: string, tokens: readonly string[]): strin
       }
       end = j + 1;
     }
-    if (!ok || end - start > words.length + MAX_GAP) continue;
+    if (!ok || end - start > words.length + MAX_GAP || (stops !== undefined && stops.subarray(start + 1, end).includes(1))) continue;
     let from = start;
     if (negated) {
       let j = start - 1;
@@ -95,17 +95,24 @@ export function readablePhrase(phrase: string, tokens: readonly string[]): strin
       from = j > 0 && NEGATORS.has(tokens[j]!) && AUXILIARY.has(tokens[j - 1]!) ? j - 1 : j;
     }
     let extended = 0;
-    while (FUNCTION_WORDS.has(tokens[end - 1]!) && extended < MAX_EXTEND && end < tokens.length) {
+    const last = stops === undefined ? tokens.length : nextStop(stops, end);
+    while (FUNCTION_WORDS.has(tokens[end - 1]!) && extended < MAX_EXTEND && end < last) {
       end++;
       extended++;
     }
     // A phrase that runs to the end of the sentence is whole even on a function word ("did not seem to know what to do").
     if (FUNCTION_WORDS.has(tokens[end - 1]!) && end < tokens.length) return null;
     // "found the real" stops inside the noun phrase: an adjective after the determiner takes its noun.
-    if (extended > 0 && DETERMINERS.has(tokens[end - 2]!) && end < tokens.length && !FUNCTION_WORDS.has(tokens[end]!) && ADJECTIVE.test(tokens[end - 1]!)) end++;
+    if (extended > 0 && DETERMINERS.has(tokens[end - 2]!) && end < last && !FUNCTION_WORDS.has(tokens[end]!) && ADJECTIVE.test(tokens[end - 1]!)) end++;
     return tokens.slice(from, end).join(' ');
   }
   return null;
+}
+
+/** The first stop at or after `from`, or the stops' length. */
+function nextStop(stops: Uint8Array, from: number): number {
+  const at = stops.indexOf(1, from);
+  return at < 0 ? stops.length : at;
 }
 
 const isNegator = (w: string) => NEGATORS.has(w) || w.endsWith("n't");
