@@ -5,7 +5,7 @@ import { describe, it } from 'node:test';
 import { benchReviews } from '../bench/lib/dataset.js';
 import { buildInsights } from '../src/core/insights/build.js';
 import { countIsHigher, shareIsHigher } from '../src/core/insights/figures.js';
-import { tokenize } from '../src/core/insights/text.js';
+import { readablePhrase, tokenize } from '../src/core/insights/text.js';
 import { DEMO_BUSINESS } from '../src/core/demo/business.js';
 import { demoReviews } from '../src/core/demo/reviews.js';
 import type { Insights } from '../src/core/schema/insights.js';
@@ -155,6 +155,15 @@ describe('phrases people read', () => {
     const phrasesOf = (r: Review, aspect: string) => doc.per_review[r.id]!.aspects.find((a) => a.aspect === aspect)?.phrases;
     assert.deepEqual(phrasesOf(nobody, 'communication'), ['nobody called back']);
     assert.deepEqual(phrasesOf(lost, 'technical_knowledge'), ['did not seem to know what to do']);
+  });
+
+  it('a phrase is carried on to its next word only within its clause (the contrast word between clauses is not in the tokens)', () => {
+    const tokens = ['they', 'fixed', 'it', 'the', 'roof', 'leaks'];
+    assert.equal(readablePhrase('fixed it', tokens), 'fixed it the roof');
+    const stops = Uint8Array.of(0, 0, 0, 1, 0, 0);
+    assert.equal(readablePhrase('fixed it', tokens, stops), null);
+    assert.equal(readablePhrase('fixed', tokens, stops), 'fixed');
+    assert.equal(readablePhrase('it the roof', tokens, stops), null);
   });
 
   it('topics are noun phrases or whole verb phrases, and never merge opposite senses', () => {

@@ -28,7 +28,7 @@ export interface Settings {
 export const SETTINGS: Settings = { threshold: 0.3, epochs: 25, rate: 0.2, l2: 3e-5, minCount: 2, prune: 0.05, stars: 1, average: 1, l2Detect: 0.03, backed: 0.8 };
 
 export const METHOD =
-  "logistic regression over words, stems, word clusters (from word vectors), word pairs, negation scope, VADER valence and the domain lexicon, trained on blind-written labelled reviews of seven writers, a threshold per aspect chosen across writers (0.8 of it where the lexicon judges the aspect too); polarity read on the clause that names the aspect, with the review's stars";
+  "logistic regression over words, stems, word clusters (from word vectors), word pairs, negation scope, VADER valence and the domain lexicon, trained on blind-written labelled reviews of nine writers, a threshold per aspect chosen across writers (0.8 of it where the lexicon judges the aspect too); polarity read on the clause that names the aspect, with the review's stars";
 
 export interface Trained {
   model: AspectModel;

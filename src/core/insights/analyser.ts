@@ -4,7 +4,7 @@ import { AspectModel, Rows, type Clause, type Reading } from './model.js';
 export { MODEL_METHOD } from './model.js';
 import { BUILTIN_ASPECTS, CONDUCT_ASPECT, STAFF_ASPECT, type AspectDef } from './taxonomy.js';
 import { featuresOf, type Pairs } from './features.js';
-import { readablePhrase, splitClauses, splitSentences, tokenize } from './text.js';
+import { readablePhrase, splitClauses, splitSentences, tokenizeMarked } from './text.js';
 
 export type Polarity = 'positive' | 'neutral' | 'negative';
 
@@ -34,6 +34,8 @@ interface Item {
   aspect: string | null;
   phrase: string;
   negated: boolean;
+  /** The run of words between marks it stands in. */
+  run: number;
 }
 
 /** The lexicon's reading of a sentence: its clauses', and for the whole, the score and per aspect its score and phrases. */
@@ -44,6 +46,8 @@ interface Lexical {
   score: number;
   aspects: Map<string, { score: number; phrases: string[] }>;
   tokens: readonly string[];
+  /** Per token, a mark or a clause's start before it (tokenizeMarked). */
+  breaks: Uint8Array;
 }
 
 interface ClauseResult {
@@ -52,6 +56,7 @@ interface ClauseResult {
   /** The lexicon patterns matched, as model features ("P:on time"). */
   patterns: string[];
   tokens: string[];
+  breaks: Uint8Array;
 }
 
 /** What the model reads of a sentence, and (worked out only when asked) of each of its clauses. */
@@ -66,7 +71,7 @@ class SentenceView {
 
   clauses(): { text: string; features: string[] }[] {
     if (this.results.length === 1) return [{ text: this.text, features: this.features }];
-    return this.results.map((c, i) => ({ text: this.texts[i]!, features: lexiconFeatures(featuresOf(this.texts[i]!, c.tokens, false, this.pairs), c.patterns, c.aspects, c.score) }));
+    return this.results.map((c, i) => ({ text: this.texts[i]!, features: lexiconFeatures(featuresOf(this.texts[i]!, c.tokens, c.breaks, false, this.pairs), c.patterns, c.aspects, c.score) }));
   }
 }
 
@@ -79,7 +84,7 @@ class RowsReading implements Reading {
     private readonly r: Lexical,
     readonly rows: Rows,
   ) {
-    this.judged = analyser.rowsOf(rows, r.text, r.tokens, r.results, r.aspects, r.score);
+    this.judged = analyser.rowsOf(rows, r.text, r.tokens, r.breaks, r.results, r.aspects, r.score);
   }
 
   clauses(): readonly Clause[] {
@@ -87,7 +92,7 @@ class RowsReading implements Reading {
     if (r.results.length === 1) return [{ text: r.text, rows: this.rows }];
     return r.results.map((c, i) => {
       const rows = new Rows();
-      this.analyser.rowsOf(rows, r.texts[i]!, c.tokens, [c], c.aspects, c.score);
+      this.analyser.rowsOf(rows, r.texts[i]!, c.tokens, c.breaks, [c], c.aspects, c.score);
       return { text: r.texts[i]!, rows };
     });
   }
@@ -115,12 +120,21 @@ function lexiconFeatures(out: string[], patterns: readonly string[], aspects: Re
   return out;
 }
 
-/** The phrases that read as phrases, made readable (readablePhrase). */
-function readable(phrases: readonly string[], tokens: readonly string[]): string[] {
+/** The phrases that read as phrases, made readable (readablePhrase), none running from one clause into the next ("fixed it | the attic": the "but" between them is not in the tokens). */
+function readable(phrases: readonly string[], r: Lexical): string[] {
   const out: string[] = [];
+  let starts: Uint8Array | undefined;
+  if (phrases.length > 0 && r.results.length > 1) {
+    starts = new Uint8Array(r.tokens.length);
+    let at = 0;
+    for (const c of r.results) {
+      if (at > 0 && at < starts.length) starts[at] = 1;
+      at += c.tokens.length;
+    }
+  }
   for (const p of phrases) {
-    const r = readablePhrase(p, tokens);
-    if (r !== null) out.push(r);
+    const q = readablePhrase(p, r.tokens, starts);
+    if (q !== null) out.push(q);
   }
   return out;
 }
@@ -175,26 +189,34 @@ export class AspectAnalyser {
   }
 
   private clause(clause: string): ClauseResult {
-    const tokens = tokenize(clause);
+    const { tokens, breaks } = tokenizeMarked(clause);
     const matches = this.matcher.scan(tokens);
     const inMatch = new Uint8Array(tokens.length);
     for (const m of matches) inMatch.fill(1, m.start, m.end);
     const items: Item[] = [];
     const mentioned = new Map<string, string[]>();
+    /** Per aspect, the runs between marks that mention it. */
+    const runsOf = new Map<string, Set<number>>();
+    const runs = new Uint16Array(tokens.length);
+    for (let i = 1; i < tokens.length; i++) runs[i] = runs[i - 1]! + breaks[i]!;
     for (const m of matches) {
       const phrase = tokens.slice(m.start, m.end).join(' ');
+      const run = runs[m.start]!;
       if (m.pattern.aspect) {
         const list = mentioned.get(m.pattern.aspect) ?? [];
         list.push(phrase);
         mentioned.set(m.pattern.aspect, list);
+        const at = runsOf.get(m.pattern.aspect) ?? new Set<number>();
+        at.add(run);
+        runsOf.set(m.pattern.aspect, at);
       }
       if (m.pattern.polarity === 0) continue;
       let value = m.pattern.polarity;
       let negated = false;
       if (!m.pattern.fixed) {
         for (let j = m.start - 1; j >= Math.max(0, m.start - NEGATION_WINDOW); j--) {
-          // A negator governs the nearest judgement only: another phrase in between ends its reach.
-          if (inMatch[j]) break;
+          // A negator governs the nearest judgement only: another phrase or a mark in between ends its reach.
+          if (inMatch[j] || breaks[j + 1]) break;
           if (NEGATORS.has(tokens[j]!)) {
             value *= NEGATION_FACTOR;
             negated = true;
@@ -209,29 +231,35 @@ export class AspectAnalyser {
           break;
         }
       }
-      items.push({ value, aspect: m.pattern.aspect, phrase: negated ? `not ${phrase}` : phrase, negated });
+      items.push({ value, aspect: m.pattern.aspect, phrase: negated ? `not ${phrase}` : phrase, negated, run });
     }
     // "The office staff were rude": conduct words describe the staff named, not the technician.
     if (mentioned.has(STAFF_ASPECT)) {
       for (const it of items) if (it.aspect === CONDUCT_ASPECT) it.aspect = STAFF_ASPECT;
       mentioned.delete(CONDUCT_ASPECT);
+      for (const r of runsOf.get(CONDUCT_ASPECT) ?? []) runsOf.get(STAFF_ASPECT)!.add(r);
+      runsOf.delete(CONDUCT_ASPECT);
     }
+    // A general word judges the aspects named between the same marks ("Great repair, the bill was $400": not the bill); with none there, every aspect the clause names.
     const general = items.filter((i) => i.aspect === null);
+    const named = new Set<number>();
+    for (const r of runsOf.values()) for (const run of r) named.add(run);
     const aspects: ClauseResult['aspects'] = new Map();
     for (const [aspect, mentions] of mentioned) {
       const own = items.filter((i) => i.aspect === aspect);
-      const basis = own.length > 0 ? own : general;
+      const at = runsOf.get(aspect)!;
+      const basis = own.length > 0 ? own : general.filter((g) => at.has(g.run) || !named.has(g.run));
       const score = basis.reduce((s, i) => s + i.value, 0);
       const mixed = basis.some((i) => i.value > 0) && basis.some((i) => i.value < 0);
       // Judged by general words: quote them with the mention, in text order ("great job").
-      const phrases = own.length ? own.map((i) => i.phrase) : general.length ? [[...general.map((g) => g.phrase), mentions[0]!].sort((a, b) => clause.toLowerCase().indexOf(a) - clause.toLowerCase().indexOf(b)).join(' ')] : mentions;
+      const phrases = own.length ? own.map((i) => i.phrase) : basis.length ? [[...basis.map((g) => g.phrase), mentions[0]!].sort((a, b) => clause.toLowerCase().indexOf(a) - clause.toLowerCase().indexOf(b)).join(' ')] : mentions;
       aspects.set(aspect, { score, polar: basis.length > 0, mixed, phrases });
     }
     // A bare mention ("the bill") next to judged aspects is context, not a finding.
     if ([...aspects.values()].some((a) => a.polar)) {
       for (const [id, a] of aspects) if (!a.polar) aspects.delete(id);
     }
-    return { score: items.reduce((s, i) => s + i.value, 0), aspects, patterns: matches.map((m) => m.pattern.feature), tokens };
+    return { score: items.reduce((s, i) => s + i.value, 0), aspects, patterns: matches.map((m) => m.pattern.feature), tokens, breaks };
   }
 
   /** The lexicon's reading of a sentence: per clause and for the whole, per aspect its score and the phrases that carried it. */
@@ -261,21 +289,29 @@ export class AspectAnalyser {
       if (Math.abs(s) <= EPSILON && a.mixed && rating !== undefined) s = rating >= 4 ? 0.1 : rating <= 2 ? -0.1 : 0;
       aspects.set(aspect, { score: s, phrases: a.phrases });
     }
-    // Each clause is tokenised once; the sentence's words are its clauses' words.
-    const tokens = results.length === 1 ? results[0]!.tokens : results.flatMap((c) => c.tokens);
-    return { text, texts, results, score, aspects, tokens };
+    // Each clause is tokenised once; the sentence's words are its clauses' words, a clause's start a break.
+    if (results.length === 1) return { text, texts, results, score, aspects, tokens: results[0]!.tokens, breaks: results[0]!.breaks };
+    const tokens = results.flatMap((c) => c.tokens);
+    const breaks = new Uint8Array(tokens.length);
+    let at = 0;
+    for (const c of results) {
+      breaks.set(c.breaks, at);
+      if (at > 0 && c.tokens.length > 0) breaks[at] = 1;
+      at += c.tokens.length;
+    }
+    return { text, texts, results, score, aspects, tokens, breaks };
   }
 
   /** The model's view of a lexical reading as feature strings; `pairs`: only the word pairs the model knows (inference), or all (null, training). */
   private featureView(r: Lexical, pairs: Pairs | null): SentenceView {
     const patterns = r.results.flatMap((c) => c.patterns);
-    return new SentenceView(r.text, lexiconFeatures(featuresOf(r.text, r.tokens, r.results.length > 1, pairs), patterns, r.aspects, r.score), r.texts, r.results, pairs);
+    return new SentenceView(r.text, lexiconFeatures(featuresOf(r.text, r.tokens, r.breaks, r.results.length > 1, pairs), patterns, r.aspects, r.score), r.texts, r.results, pairs);
   }
 
   /** The model's rows of a sentence or clause (RowsReading), straight from its words and the lexicon's reading: the rows of featureView's strings, none of them made. */
-  rowsOf(rows: Rows, text: string, tokens: readonly string[], results: readonly ClauseResult[], aspects: ReadonlyMap<string, { score: number }>, score: number): number {
+  rowsOf(rows: Rows, text: string, tokens: readonly string[], breaks: Uint8Array, results: readonly ClauseResult[], aspects: ReadonlyMap<string, { score: number }>, score: number): number {
     const m = this.model;
-    m.addText(rows, text, tokens, results.length > 1);
+    m.addText(rows, text, tokens, breaks, results.length > 1);
     for (const c of results) {
       for (const p of c.patterns) rows.feature(m.row(p));
     }
@@ -332,11 +368,11 @@ export class AspectAnalyser {
         polarity = polarityOf(lex.score);
         score = Math.sign(lex.score) * 0.5;
       }
-      const phrases = lex !== undefined && polarityOf(lex.score) === polarity ? readable(lex.phrases, rules.tokens) : [];
+      const phrases = lex !== undefined && polarityOf(lex.score) === polarity ? readable(lex.phrases, rules) : [];
       aspects.push({ aspect, polarity, score, phrases });
     }
     for (const [aspect, a] of rules.aspects) {
-      if (this.custom.has(aspect)) aspects.push({ aspect, polarity: polarityOf(a.score), score: a.score, phrases: readable(a.phrases, rules.tokens) });
+      if (this.custom.has(aspect)) aspects.push({ aspect, polarity: polarityOf(a.score), score: a.score, phrases: readable(a.phrases, rules) });
     }
     return { text, score: rules.score, aspects };
   }

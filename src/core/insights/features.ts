@@ -73,10 +73,11 @@ export const CUES: readonly (readonly [bit: number, feature: string])[] = [
 
 /**
  * Which of the first `n` words are inside a negation's scope (1 in `negated`), and the cue bits
- * (CUES) of them together: VADER valence summed, flipped inside a scope. The one walk both the
+ * (CUES) of them together: VADER valence summed, flipped inside a scope. A scope also ends at a
+ * mark before a word (`breaks`, tokenizeMarked: "No, it was fine"). The one walk both the
  * feature strings and the model's summed weights are made from.
  */
-export function scopeOf(words: readonly Word[], n: number, negated: Uint8Array): number {
+export function scopeOf(words: readonly Word[], n: number, negated: Uint8Array, breaks: Uint8Array): number {
   let pos = 0;
   let neg = 0;
   let left = 0;
@@ -84,6 +85,7 @@ export function scopeOf(words: readonly Word[], n: number, negated: Uint8Array):
   for (let i = 0; i < n; i++) {
     const x = words[i]!;
     let inScope = false;
+    if (breaks[i]) left = 0;
     if (x.negator) left = SCOPE;
     else {
       if (x.scopeEnd) left = 0;
@@ -116,13 +118,13 @@ export type Pairs = ReadonlyMap<string, ReadonlyMap<string, string>>;
 
 /**
  * Sparse binary features of a text's words (with `pairs`, only the word pairs in it): words and their Porter stems (marked "!" inside a
- * negation's scope), their word clusters (marked the same), word pairs, VADER valence classes (flipped by negation), and shape cues (a
+ * negation's scope, which `breaks` end), their word clusters (marked the same), word pairs, VADER valence classes (flipped by negation), and shape cues (a
  * question, a conditional, an exclamation, a contrast). The model sums the same features' weights without making them (AspectModel.addText).
  */
-export function featuresOf(text: string, words: readonly string[], contrast = false, pairs: Pairs | null = null): string[] {
+export function featuresOf(text: string, words: readonly string[], breaks: Uint8Array, contrast = false, pairs: Pairs | null = null): string[] {
   const xs = words.map(wordOf);
   const negated = new Uint8Array(words.length);
-  const cues = scopeOf(xs, xs.length, negated);
+  const cues = scopeOf(xs, xs.length, negated, breaks);
   const out: string[] = ['bias'];
   for (let i = 0; i < words.length; i++) {
     for (const f of negated[i] ? xs[i]!.negated : xs[i]!.plain) out.push(f);

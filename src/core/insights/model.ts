@@ -293,8 +293,8 @@ export class AspectModel {
     return this.sentenceRows.clear();
   }
 
-  /** Adds to `rows` those of featuresOf(text, words, contrast, this.pairs), without making a feature string. */
-  addText(rows: Rows, text: string, words: readonly string[], contrast: boolean): void {
+  /** Adds to `rows` those of featuresOf(text, words, breaks, contrast, this.pairs), without making a feature string. */
+  addText(rows: Rows, text: string, words: readonly string[], breaks: Uint8Array, contrast: boolean): void {
     const n = words.length;
     // Emptied before a text, so the sums its words get stay theirs until it is read.
     if (this.words.size + n > WORD_SUMS_MAX || this.used + n > this.maxSums) {
@@ -317,7 +317,7 @@ export class AspectModel {
       entries[i] = e;
       plain[i] = e.word;
     }
-    const cues = scopeOf(plain, n, this.negated);
+    const cues = scopeOf(plain, n, this.negated, breaks);
     rows.feature(this.bias);
     for (let i = 0; i < n; i++) {
       const e = entries[i]!;

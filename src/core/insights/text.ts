@@ -25,6 +25,32 @@ export function tokenize(clause: string): string[] {
   return clause.toLowerCase().match(/[\p{L}\p{N}$]+(?:['-][\p{L}\p{N}]+)*/gu) ?? [];
 }
 
+/**
+ * A word, or a mark that ends what a negator or a general judgement reaches: a comma (not one
+ * inside a number, "$1,200"), a semicolon, a colon, a bracket, a dash between words.
+ */
+const WORD_OR_MARK = /([\p{L}\p{N}$]+(?:['-][\p{L}\p{N}]+)*)|,(?!\d)|(?<!\d),|[;:()\u2013\u2014]|\s-+\s/gu;
+
+/** tokenize's words, and per word whether such a mark stands before it ("No, it was fine": the "no" does not reach "fine"). */
+export function tokenizeMarked(clause: string): { tokens: string[]; breaks: Uint8Array } {
+  const lower = clause.toLowerCase();
+  const tokens: string[] = [];
+  const marks: number[] = [];
+  let mark = false;
+  WORD_OR_MARK.lastIndex = 0;
+  for (let m = WORD_OR_MARK.exec(lower); m !== null; m = WORD_OR_MARK.exec(lower)) {
+    if (m[1] === undefined) mark = true;
+    else {
+      if (mark && tokens.length > 0) marks.push(tokens.length);
+      tokens.push(m[1]);
+      mark = false;
+    }
+  }
+  const breaks = new Uint8Array(tokens.length);
+  for (const i of marks) breaks[i] = 1;
+  return { tokens, breaks };
+}
+
 /** Words a quoted phrase may not end on: it would stop mid-phrase ("ignored my", "found the"). */
 export const FUNCTION_WORDS = new Set(
   `a an the this that these those my our your his her their its me us him them it i we you he she they and or but nor so if than then to of at by for with from as into onto about what which who whom whose when where how why is was were be been being am are do does did has have had will would can could shall should may might must not no never very too just`.split(' '),
@@ -40,9 +66,9 @@ const MAX_EXTEND = 3;
  * A lexicon match as words people can read: the run of the sentence it covers (gaps filled in),
  * with its negation and auxiliary ("did not explain", not "not explain"), carried on past a
  * trailing function word to the next content word ("ignored my calls"). Null when no readable
- * phrase can be made.
+ * phrase can be made. `stops`: 1 before a token no phrase may run into (a clause's start).
  */
-export function readablePhrase(phrase: string, tokens: readonly string[]): string | null {
+export function readablePhrase(phrase: string, tokens: readonly string[], stops?: Uint8Array): string | null {
   let words = phrase.split(' ');
   const negated = words[0] === 'not' && words.length > 1;
   if (negated) words = words.slice(1);
@@ -59,7 +85,7 @@ export function readablePhrase(phrase: string, tokens: readonly string[]): strin
       }
       end = j + 1;
     }
-    if (!ok || end - start > words.length + MAX_GAP) continue;
+    if (!ok || end - start > words.length + MAX_GAP || (stops !== undefined && stops.subarray(start + 1, end).includes(1))) continue;
     let from = start;
     if (negated) {
       let j = start - 1;
@@ -69,17 +95,24 @@ export function readablePhrase(phrase: string, tokens: readonly string[]): strin
       from = j > 0 && NEGATORS.has(tokens[j]!) && AUXILIARY.has(tokens[j - 1]!) ? j - 1 : j;
     }
     let extended = 0;
-    while (FUNCTION_WORDS.has(tokens[end - 1]!) && extended < MAX_EXTEND && end < tokens.length) {
+    const last = stops === undefined ? tokens.length : nextStop(stops, end);
+    while (FUNCTION_WORDS.has(tokens[end - 1]!) && extended < MAX_EXTEND && end < last) {
       end++;
       extended++;
     }
     // A phrase that runs to the end of the sentence is whole even on a function word ("did not seem to know what to do").
     if (FUNCTION_WORDS.has(tokens[end - 1]!) && end < tokens.length) return null;
     // "found the real" stops inside the noun phrase: an adjective after the determiner takes its noun.
-    if (extended > 0 && DETERMINERS.has(tokens[end - 2]!) && end < tokens.length && !FUNCTION_WORDS.has(tokens[end]!) && ADJECTIVE.test(tokens[end - 1]!)) end++;
+    if (extended > 0 && DETERMINERS.has(tokens[end - 2]!) && end < last && !FUNCTION_WORDS.has(tokens[end]!) && ADJECTIVE.test(tokens[end - 1]!)) end++;
     return tokens.slice(from, end).join(' ');
   }
   return null;
+}
+
+/** The first stop at or after `from`, or the stops' length. */
+function nextStop(stops: Uint8Array, from: number): number {
+  const at = stops.indexOf(1, from);
+  return at < 0 ? stops.length : at;
 }
 
 const isNegator = (w: string) => NEGATORS.has(w) || w.endsWith("n't");
