@@ -1,5 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { publishHits, searchReviews, buildReviewIndex } from '../src/core/search.js';
+import { SearchQuerySchema } from '../src/core/schema/search.js';
+import { fromQueryString } from '../src/core/schema/query-string.js';
 import { BUSINESS, REVIEWS } from './fixtures/data.js';
 import { startTestService, type TestService } from './helpers.js';
 
@@ -142,6 +145,25 @@ describe('a technician or service the business profile does not know', () => {
     const tech = await call('get_technician', { name: 'Bob' });
     assert.equal(tech.isError, true);
     assert.match(tech.content[0]!.text, /Valid names: Al \(Alberto\); Bea \(Beatrice\)\.$/);
+  });
+});
+
+describe('a search answer cut from the published reviews\' bytes', () => {
+  it('is byte for byte JSON.stringify of the published hits, with an ETag that follows its content', async () => {
+    // The reviews as the store holds them (their keys in its order) and its revision (cursors name it), as the server has them.
+    const { reviews, revision } = await svc.store.load();
+    const index = buildReviewIndex(BUSINESS, reviews, `${revision.revision}@${revision.updated_at}`);
+    const tags = new Map<string, string>();
+    for (const qs of ['', 'limit=1', 'limit=3&sort=oldest', 'sort=highest&limit=4', 'query=zzqx', 'mentions_technician=Nobody%20Known', 'min_rating=4&with_reply=false', 'limit=2&query=%22']) {
+      const q = SearchQuerySchema.parse(fromQueryString(SearchQuerySchema, Object.fromEntries(new URLSearchParams(qs))));
+      const res = await fetch(`${svc.url}/api/reviews/search?${qs}`, { headers: { 'accept-encoding': 'identity' } });
+      const body = Buffer.from(await res.arrayBuffer());
+      assert.equal(body.toString(), JSON.stringify(publishHits(searchReviews(index, q), svc.url)), qs);
+      tags.set(body.toString(), res.headers.get('etag')!);
+    }
+    assert.equal(new Set(tags.values()).size, tags.size, 'different answers, different tags');
+    const again = await fetch(`${svc.url}/api/reviews/search?limit=1`, { headers: { 'accept-encoding': 'identity' } });
+    assert.equal(again.headers.get('etag'), tags.get(await again.text()), 'the same answer, the same tag');
   });
 });
 

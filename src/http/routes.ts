@@ -5,7 +5,7 @@ import { InsightsSchema } from '../core/schema/insights.js';
 import { JsonFeedSchema } from '../core/schema/jsonfeed.js';
 import { jsonSchemaOf } from '../core/schema/json-schema.js';
 import { HubRequestSchema } from '../core/schema/websub.js';
-import { InvalidCursor, publishHits, searchReviews } from '../core/search.js';
+import { InvalidCursor, searchReviews } from '../core/search.js';
 import { handleHubRequest } from '../websub/hub-route.js';
 import { TOOLS } from '../mcp/tools.js';
 import { MCP_PATH, handleMcpDelete, handleMcpGet, handleMcpPost, type McpAnswer, type McpRequest, type McpEndpoint } from '../mcp/mcp-route.js';
@@ -183,7 +183,7 @@ export const operations: Operation[] = [
     conditional: true,
     responses: { '200': { description: 'Matching reviews', schema: SearchResultSchema }, '400': validationError },
     // Not memoised: the indexed search costs less than keeping its answers would in garbage collection.
-    handler: answerValid(SearchQuerySchema, 'query', (q, snap, baseUrl) => snap.answer(publishHits(searchReviews(snap.index, q), baseUrl))),
+    handler: answerValid(SearchQuerySchema, 'query', (q, snap, baseUrl) => snap.searchAnswer(searchReviews(snap.index, q), baseUrl)),
   },
   {
     method: 'GET',

@@ -103,6 +103,11 @@ export class ReviewBytes {
     return count === 0 ? this.dataset.subarray(0, 0) : this.dataset.subarray(this.start, this.ends[count - 1]);
   }
 
+  /** Review i's JSON, as a view of the dataset. */
+  review(i: number): Buffer {
+    return this.dataset.subarray(i === 0 ? this.start : this.ends[i - 1]! + 1, this.ends[i]);
+  }
+
   /** A digest of first(count), made once per count (there are at most as many counts as review dates). */
   digestOfFirst(count: number): string {
     let digest = this.prefixDigests.get(count);
