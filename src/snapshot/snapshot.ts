@@ -307,7 +307,8 @@ export class Snapshot {
    * A search's answer, the same bytes as JSON.stringify of its published hits: each review's JSON
    * is copied from the published reviews' bytes instead of being serialised again (at 100k
    * reviews that and the ETag's hash were a third of a search's cost). The ETag hashes what
-   * the body is made of: the published reviews' tag, the rest of the answer and which reviews.
+   * the body is made of: the revision, build and origin the reviews' bytes come from, the rest
+   * of the answer and which reviews.
    */
   searchAnswer(hits: SearchHits, baseUrl: string): Representation {
     const bytes = this.publishedBytes(baseUrl);
@@ -319,7 +320,8 @@ export class Snapshot {
     positions.forEach((i, k) => parts.push(...(k === 0 ? [] : [COMMA]), bytes.review(i)));
     parts.push(outline.subarray(at));
     const body = Buffer.concat(parts);
-    const etag = createHash('sha256').update(this.topic('/reviews.json', baseUrl).etag).update(outline).update(positions).digest('base64url').slice(0, 27);
+    // What the reviews' bytes are made from (revision, build, origin), not their hash: hashing 53 MB, or rebuilding an evicted /reviews.json, is no search's job.
+    const etag = createHash('sha256').update(`${this.index.fingerprint()}|${BUILD_DIGEST}|${baseUrl}|`).update(outline).update(positions).digest('base64url').slice(0, 27);
     return buildRepresentation(body, JSON_TYPE, this.lastModified, 'on-demand', etag);
   }
 
