@@ -48,6 +48,8 @@ interface Lexical {
   tokens: readonly string[];
   /** Per token, a mark or a clause's start before it (tokenizeMarked). */
   breaks: Uint8Array;
+  /** Per token, 1 where a clause other than the first starts; absent for a sentence of one clause. */
+  starts?: Uint8Array;
 }
 
 interface ClauseResult {
@@ -123,17 +125,8 @@ function lexiconFeatures(out: string[], patterns: readonly string[], aspects: Re
 /** The phrases that read as phrases, made readable (readablePhrase), none running from one clause into the next ("fixed it | the attic": the "but" between them is not in the tokens). */
 function readable(phrases: readonly string[], r: Lexical): string[] {
   const out: string[] = [];
-  let starts: Uint8Array | undefined;
-  if (phrases.length > 0 && r.results.length > 1) {
-    starts = new Uint8Array(r.tokens.length);
-    let at = 0;
-    for (const c of r.results) {
-      if (at > 0 && at < starts.length) starts[at] = 1;
-      at += c.tokens.length;
-    }
-  }
   for (const p of phrases) {
-    const q = readablePhrase(p, r.tokens, starts);
+    const q = readablePhrase(p, r.tokens, r.starts);
     if (q !== null) out.push(q);
   }
   return out;
@@ -293,13 +286,14 @@ export class AspectAnalyser {
     if (results.length === 1) return { text, texts, results, score, aspects, tokens: results[0]!.tokens, breaks: results[0]!.breaks };
     const tokens = results.flatMap((c) => c.tokens);
     const breaks = new Uint8Array(tokens.length);
+    const starts = new Uint8Array(tokens.length);
     let at = 0;
     for (const c of results) {
       breaks.set(c.breaks, at);
-      if (at > 0 && c.tokens.length > 0) breaks[at] = 1;
+      if (at > 0 && c.tokens.length > 0) breaks[at] = starts[at] = 1;
       at += c.tokens.length;
     }
-    return { text, texts, results, score, aspects, tokens, breaks };
+    return { text, texts, results, score, aspects, tokens, breaks, starts };
   }
 
   /** The model's view of a lexical reading as feature strings; `pairs`: only the word pairs the model knows (inference), or all (null, training). */
