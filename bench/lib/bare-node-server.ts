@@ -3,7 +3,7 @@
  * bytes and the same headers our server sends for each variant (identity, gzip, 304; only Date
  * and Connection are Node's own, as for ours), and nothing else: no routing, validation,
  * negotiation beyond "gzip or not", rate limit or metrics. What one Node process can do here at best.
- * Its node:http server has our server's settings (src/http/app.ts: header size limit, headers and
+ * Its node:http server has our server's settings (src/http/server-options.ts: header size limit, headers and
  * request timeouts, keep-alive 72 s, a connection check every second): they cost Node about 2 µs
  * a request (RESULTS.md), and they are protections, not routing or metrics, so the floor has them too.
  * Usage (by bench/lib/bare-node.ts): node --import tsx bare-node-server.ts <manifest.json> <port>
@@ -11,7 +11,7 @@
 import { readFileSync } from 'node:fs';
 import { createServer, type OutgoingHttpHeaders } from 'node:http';
 import { loadHttpConfig } from '../../src/config.js';
-import { MAX_HEADER_BYTES } from '../../src/limits.js';
+import { serverOptions } from '../../src/http/server-options.js';
 
 interface Entry {
   etag: string;
@@ -24,16 +24,7 @@ const [manifestPath, port] = process.argv.slice(2);
 const manifest = JSON.parse(readFileSync(manifestPath!, 'utf8')) as Record<string, Entry>;
 const files = new Map(Object.entries(manifest).map(([path, e]) => [path, { ...e, body: readFileSync(e.body), gzip: e.gzip ? readFileSync(e.gzip) : null }]));
 
-const http = loadHttpConfig({});
-const settings = {
-  maxHeaderSize: MAX_HEADER_BYTES,
-  headersTimeout: http.headersTimeoutMs,
-  requestTimeout: http.requestTimeoutMs,
-  keepAliveTimeout: 72_000,
-  connectionsCheckingInterval: Math.min(1000, http.headersTimeoutMs),
-};
-
-createServer(settings, (req, res) => {
+createServer(serverOptions(loadHttpConfig({})), (req, res) => {
   const file = files.get(req.url ?? '');
   if (!file) return void res.writeHead(404).end();
   if (req.headers['if-none-match'] === file.etag) return void res.writeHead(304, file.headers.notModified).end();

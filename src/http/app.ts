@@ -12,6 +12,7 @@ import type { HttpConfig } from '../config.js';
 import { buildFastPath } from './fast-path.js';
 import { clientAddress, Gate, setRouteLabel } from './gate.js';
 import { HUB_BODY_BYTES, MAX_HEADER_BYTES, MAX_URL_BYTES, MCP_BODY_BYTES } from '../limits.js';
+import { serverOptions } from './server-options.js';
 import { fastifyUrl, operationHandler, plainTextErrorPaths, type Operation, type ServiceContext } from './operation.js';
 
 function pathPattern(path: string): RegExp {
@@ -50,20 +51,9 @@ export async function buildApp(operations: readonly Operation[], ctx: ServiceCon
   const gate = new Gate(http, trustProxy, ctx.metrics, answersInPlainText, cost);
   const app = Fastify({
     serverFactory: (handler) => {
-      const server = createServer(
-        {
-          maxHeaderSize: MAX_HEADER_BYTES,
-          headersTimeout: http.headersTimeoutMs,
-          requestTimeout: http.requestTimeoutMs,
-          // Longer than the 60 s idle timeout of common load balancers, so the balancer closes first (fastify's own default).
-          keepAliveTimeout: 72_000,
-          // How often Node looks for requests past those timeouts; its default of 30 s would let a slow client linger.
-          connectionsCheckingInterval: Math.min(1000, http.headersTimeoutMs),
-        },
-        (req, res) => {
-          gate.serve(req, res, fastPath, handler);
-        },
-      );
+      const server = createServer(serverOptions(http), (req, res) => {
+        gate.serve(req, res, fastPath, handler);
+      });
       return server;
     },
     loggerInstance: logger,
