@@ -591,6 +591,27 @@ describe('a running server', () => {
       await svc.close();
     }
   });
+  it('hears of a change committed while its PostgreSQL listener was down, once it reconnects', { skip: TEST_STORE !== 'postgres' && 'PostgreSQL only (LISTEN/NOTIFY)' }, async () => {
+    const svc = await startTestService({ business: BUSINESS, reviews: REVIEWS.slice(0, 2), revisionPollMs: 3_600_000 });
+    const admin = new pg.Client({ connectionString: svc.database });
+    await admin.connect();
+    try {
+      const listeners = "SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND query LIKE 'LISTEN %'";
+      assert.ok(await eventually(async () => (await admin.query(listeners)).rowCount === 1, 5000), 'the service listens');
+      await admin.query(`SELECT pg_terminate_backend(pid) FROM (${listeners}) l`);
+      assert.ok(await eventually(async () => (await admin.query(listeners)).rowCount === 0, 5000), 'the listener is gone');
+      // Its NOTIFY reaches nobody: only the reconnect can bring the change (polling is as good as off).
+      await svc.store.importReviews({ reviews: REVIEWS, replace: false, dryRun: false });
+      const seen = await eventually(async () => {
+        const body = (await (await fetch(`${svc.url}/reviews.json`)).json()) as { reviews: unknown[] };
+        return body.reviews.length === 8;
+      }, 10_000);
+      assert.ok(seen, 'the change was not served after the listener came back');
+    } finally {
+      await admin.end();
+      await svc.close();
+    }
+  });
 });
 
 describe('configuration', () => {

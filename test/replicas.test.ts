@@ -90,6 +90,11 @@ async function deliveredByReplicas(): Promise<number> {
   return sum;
 }
 
+/** What each replica logged from the hub and its snapshots, for a failure's message. */
+function replicaLogs(): string {
+  return replicas.map((r, i) => `replica ${i}:\n${r.output().split('\n').filter((l) => /snapshot|deliver|topic|refresh/.test(l)).slice(-30).join('\n')}`).join('\n');
+}
+
 async function importReviews(reviews: typeof REVIEWS): Promise<void> {
   const file = join(dir, `import-${Date.now()}.json`);
   writeFileSync(file, JSON.stringify(reviews));
@@ -114,7 +119,7 @@ describe('several replicas on one PostgreSQL behind nginx', () => {
     env = {
       DATABASE_URL: database,
       BASE_URL: baseUrl,
-      LOG_LEVEL: 'warn',
+      LOG_LEVEL: 'info',
       TRUST_PROXY: 'true',
       NODE_EXTRA_CA_CERTS: join(dir, 'ca.pem'),
       HUB_ALLOW_PRIVATE_CALLBACKS: 'true',
@@ -202,7 +207,7 @@ describe('several replicas on one PostgreSQL behind nginx', () => {
     for (const p of ['/a', '/b', '/c']) await subscribe(p);
     assert.ok(await eventually(async () => (await runCli(['hub', 'list', '--json'], { DATABASE_URL: database })).stdout.split('"active"').length - 1 === 3, 10_000, 200));
     await importReviews(REVIEWS.slice(0, 6));
-    assert.ok(await eventually(async () => ['/a', '/b', '/c'].every((p) => sub.count(p) === 1), 5000));
+    assert.ok(await eventually(async () => ['/a', '/b', '/c'].every((p) => sub.count(p) === 1), 15_000), `each subscriber was sent the change; the replicas logged:\n${replicaLogs()}`);
     // Each delivery is recorded as done (its job cleared, so no replica can claim it again) once the metric counts it.
     assert.ok(await eventually(async () => (await deliveredByReplicas()) >= 3, 5000), 'three deliveries recorded');
     assert.equal(await deliveredByReplicas(), 3);
@@ -272,7 +277,7 @@ describe('several replicas on one PostgreSQL behind nginx', () => {
     sub.heldClosed = false;
     const before = sub.count('/a');
     await importReviews(REVIEWS.slice(0, 7));
-    assert.ok(await eventually(async () => sub.count('/a') === before + 1, 5000), 'first attempt reached the subscriber');
+    assert.ok(await eventually(async () => sub.count('/a') === before + 1, 15_000), `first attempt reached the subscriber; the replicas logged:\n${replicaLogs()}`);
     sub.hold = false;
     // Kill replicas one at a time until the held connection drops: that one was delivering.
     let victim: ServeProcess | undefined;
@@ -290,7 +295,7 @@ describe('several replicas on one PostgreSQL behind nginx', () => {
       // It was the last one standing: bring another back to take the job over.
       replicas[0] = await startReplica(Number(new URL(replicas[0]!.url).port));
     }
-    assert.ok(await eventually(async () => sub.count('/a') === before + 2, 10_000), 'the delivery was retried by a surviving replica');
+    assert.ok(await eventually(async () => sub.count('/a') === before + 2, 15_000), `the delivery was retried by a surviving replica; the replicas logged:\n${replicaLogs()}`);
     const retry = sub.posts.filter((p) => p.path === '/a').at(-1)!;
     assert.ok(retry.at >= killedAt);
     assert.equal((JSON.parse(retry.body) as { reviews: unknown[] }).reviews.length, 7);

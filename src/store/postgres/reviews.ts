@@ -36,6 +36,9 @@ export function postgresReviewStore(pool: pg.Pool, url: string): ReviewStore & {
     try {
       await client.connect();
       await client.query(`LISTEN ${CHANNEL}`);
+      // A change committed while no listener was up (before the first connect, or between an error
+      // and this reconnect) sent its NOTIFY to nobody: check once now rather than at the next poll.
+      for (const w of watchers) w();
     } catch {
       client.emit('error', new Error('listen failed'));
     }
