@@ -6,7 +6,7 @@ import { Validator } from '@seriousme/openapi-schema-validator';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { ERROR_CATALOGUE } from '../src/http/errors.js';
-import { toolList } from '../src/mcp/mcp-server.js';
+import { toolList } from '../src/mcp/catalogue.js';
 import { readFileSync } from 'node:fs';
 import { BUSINESS, REVIEWS } from './fixtures/data.js';
 import { ROOT, startTestService, type TestService } from './helpers.js';

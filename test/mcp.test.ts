@@ -4,7 +4,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { TOOL_ANSWER_MAX_BYTES } from '../src/core/schema/search.js';
 import { ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
-import { SERVER_GUIDE } from '../src/mcp/mcp-server.js';
+import { SERVER_GUIDE } from '../src/mcp/catalogue.js';
 import { MAX_SUBSCRIPTIONS } from '../src/mcp/streams.js';
 import { BUSINESS, REVIEWS } from './fixtures/data.js';
 import { eventually, freshDatabase, startTestService, type TestService } from './helpers.js';

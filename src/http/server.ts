@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import { loadCostConfig, loadHttpConfig, type CostConfig, type HttpConfig, type HubConfig, type McpConfig } from '../config.js';
 import { taggingEntity } from '../core/feeds/websub-topics.js';
 import { Metrics } from '../metrics/metrics.js';
+import { warmMcp } from '../mcp/mcp-route.js';
 import { McpSessions } from '../mcp/sessions.js';
 import { McpStreams } from '../mcp/streams.js';
 import { LiveData } from '../snapshot/live-data.js';
@@ -97,6 +98,8 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   if (!opts.baseUrl) await live.beforeServing(prepareDocuments);
   live.watch(opts.revisionPollMs);
   await hub.start();
+  // Serving, then the MCP SDK: a restart does not wait for it, the first MCP request rarely does.
+  warmMcp().catch((err: unknown) => opts.logger.error({ err }, 'loading the MCP SDK failed'));
   return {
     app,
     live,

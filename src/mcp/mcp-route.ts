@@ -1,17 +1,41 @@
 /** The MCP endpoint: Origin and session checks, then one JSON-RPC message through the SDK's transport, over a plain request and answer; GET opens the session's notification stream. */
-import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
-import { SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Readable } from 'node:stream';
 import type { McpConfig } from '../config.js';
 import type { LiveData } from '../snapshot/live-data.js';
 import { partsLength } from '../snapshot/representation.js';
-import { buildMcpServer, paramsProblem } from './mcp-server.js';
 import type { McpSessions } from './sessions.js';
 import { Splices } from './splice.js';
 import type { McpStreams } from './streams.js';
 
 export const MCP_PATH = '/mcp';
+
+/** The SDK's part: the transport, its protocol versions and the server built on it. */
+interface Protocol {
+  Transport: typeof import('@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js').WebStandardStreamableHTTPServerTransport;
+  versions: readonly string[];
+  buildMcpServer: typeof import('./mcp-server.js').buildMcpServer;
+  paramsProblem: typeof import('./mcp-server.js').paramsProblem;
+}
+
+let protocol: Promise<Protocol> | null = null;
+
+/**
+ * Loads the MCP SDK and the server on it, once. Not at start: they are a fifth of the service's
+ * modules, and a restart serves everything else without them (the server starts loading them
+ * once it listens, see warmMcp).
+ */
+function loadProtocol(): Promise<Protocol> {
+  protocol ??= Promise.all([import('@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js'), import('@modelcontextprotocol/sdk/types.js'), import('./mcp-server.js')]).then(
+    ([http, types, server]) => ({ Transport: http.WebStandardStreamableHTTPServerTransport, versions: types.SUPPORTED_PROTOCOL_VERSIONS, buildMcpServer: server.buildMcpServer, paramsProblem: server.paramsProblem }),
+  );
+  return protocol;
+}
+
+/** Starts loading the SDK in the background, so the first MCP request does not wait for it. */
+export function warmMcp(): Promise<void> {
+  return loadProtocol().then(() => undefined);
+}
 
 /** What the endpoint reads of a request: its headers (lower-case names) and its body, unparsed. */
 export interface McpRequest {
@@ -132,6 +156,7 @@ export async function handleMcpPost(req: McpRequest, ctx: McpEndpoint): Promise<
     return rpcError({ ...headers, 'retry-after': '60' }, 503, -32000, `Service Unavailable: ${ctx.config.maxSessions} MCP sessions are open, the most this server keeps; retry later, and end sessions with DELETE when done`);
   }
 
+  const { Transport, buildMcpServer, paramsProblem } = await loadProtocol();
   // Requests whose params do not fit their method are answered here, -32602; the rest go to the SDK.
   const list: unknown[] = Array.isArray(message) ? message : [message];
   const paramErrors: object[] = [];
@@ -152,7 +177,7 @@ export async function handleMcpPost(req: McpRequest, ctx: McpEndpoint): Promise<
   const token = req.headers['mcp-session-id'];
   const subscriptions = initializing || typeof token !== 'string' ? undefined : ctx.streams.forSession(token);
   const server = buildMcpServer(ctx.live.current(), ctx.baseUrl, ctx.version, splices, subscriptions);
-  const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+  const transport = new Transport({ sessionIdGenerator: undefined, enableJsonResponse: true });
   try {
     await server.connect(transport);
     const requestHeaders = new Headers();
@@ -222,8 +247,9 @@ export async function handleMcpGet(req: McpRequest, ctx: McpEndpoint): Promise<M
   if (refused) return refused;
   if (!(req.headers.accept ?? '').includes('text/event-stream')) return rpcError(headers, 406, -32000, 'Not Acceptable: Accept must list text/event-stream');
   const version = req.headers['mcp-protocol-version'];
-  if (typeof version === 'string' && !SUPPORTED_PROTOCOL_VERSIONS.includes(version)) {
-    return rpcError(headers, 400, -32000, `Bad Request: Unsupported protocol version ${version} (supported versions: ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')})`);
+  const { versions } = await loadProtocol();
+  if (typeof version === 'string' && !versions.includes(version)) {
+    return rpcError(headers, 400, -32000, `Bad Request: Unsupported protocol version ${version} (supported versions: ${versions.join(', ')})`);
   }
   const stream = ctx.streams.open(req.headers['mcp-session-id'] as string);
   if (!stream) return rpcError(headers, 409, -32000, 'Conflict: this session already has a stream open; close it before opening another');

@@ -21,8 +21,8 @@ import {
   type CallToolResult,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { z } from 'zod';
-import { objectJsonSchemaOf } from '../core/schema/json-schema.js';
 import type { Snapshot } from '../snapshot/snapshot.js';
+import { SERVER_GUIDE, toolList } from './catalogue.js';
 import { completeArgument, registerPrompts } from './prompts.js';
 import type { Splices } from './splice.js';
 import { MAX_SUBSCRIPTIONS, type SessionSubscriptions } from './streams.js';
@@ -65,25 +65,6 @@ export function paramsProblem(message: { method: string }): string | null {
 /** Each Server would otherwise build its own Ajv instance, which costs more than answering a tool call. */
 const VALIDATOR = new AjvJsonSchemaValidator();
 
-/** MCP wants `type: "object"` at the root of both schemas. */
-function jsonSchema(schema: z.ZodObject, io: 'input' | 'output'): { type: 'object'; [k: string]: unknown } {
-  return objectJsonSchemaOf(schema, io) as { type: 'object'; [k: string]: unknown };
-}
-
-/** The tool list never changes while the process runs, so its JSON schemas are made once. */
-const TOOL_LIST = TOOLS.map((t) => ({
-  name: t.name,
-  title: t.title,
-  description: t.description,
-  inputSchema: jsonSchema(t.input, 'input'),
-  outputSchema: jsonSchema(t.output, 'output'),
-  annotations: { title: t.title, readOnlyHint: true, openWorldHint: false, idempotentHint: true, destructiveHint: false },
-}));
-
-export function toolList(): typeof TOOL_LIST {
-  return TOOL_LIST;
-}
-
 function result(structured: Record<string, unknown>): CallToolResult {
   return { content: [{ type: 'text', text: JSON.stringify(structured) }], structuredContent: structured };
 }
@@ -102,19 +83,6 @@ function argumentProblems(input: z.ZodObject, error: z.ZodError): string[] {
     return [`argument "${i.path.join('.') || '(arguments)'}": ${i.message}${fix}`];
   });
 }
-
-/**
- * What this server is for and which tool, prompt or resource answers which question: sent as
- * `instructions` on initialize (after a line about the business) and shown on /developers/mcp.
- */
-export const SERVER_GUIDE = [
-  'Start with get_summary or get_business.',
-  'For a question about one side of the service (timeliness, prices, cleanliness ...) use list_aspects and get_aspect_sentiment; about a person, get_technician; about a service, get_service; for quotes or counts, search_reviews; for what is new since a date, get_reviews_since; for change over time, get_trends; common questions are answered by get_faq; one review in full, with the sentences behind its analysis, get_review.',
-  'search_reviews and get_reviews_since answer a page at a time: call again with cursor set to next_cursor until it is null. With short_texts true, long texts are cut (text_shortened says so) and get_review has the whole text.',
-  'Prompts: summarise_aspect, compare_technicians, changes_since and draft_reply (the reply is a draft for the owner to post; nothing can be posted through this server). Arguments that name things complete from the data (completion/complete).',
-  'Resources: the whole dataset, the insights and review://{id}; subscribe to one to hear when it changes (over the GET /mcp stream).',
-  'Quote reviews as written and cite each by its url (its permalink page; source_url is the original where known). Every tool is read-only; nothing can be changed through this server.',
-].join(' ');
 
 function instructions(snap: Snapshot): string {
   const b = snap.business;
@@ -145,7 +113,7 @@ export function buildMcpServer(snap: Snapshot, baseUrl: string, version: string,
   // In place of the SDK's completion handler, which answers an unknown prompt with an error.
   server.setRequestHandler(CompleteRequestSchema, (req) => completeArgument(shapes, snap, req.params));
 
-  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: TOOL_LIST }));
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: toolList() }));
 
   server.setRequestHandler(CallToolRequestSchema, (req) => {
     const tool = TOOLS.find((t) => t.name === req.params.name);

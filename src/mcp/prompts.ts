@@ -6,6 +6,7 @@ import type { z } from 'zod';
 import { meanRating, publishReview } from '../core/reviews.js';
 import { findTechnician, reviewsSince } from '../core/search.js';
 import { PROMPT_ARGUMENTS, ReplyTone, type PromptName } from '../core/schema/prompts.js';
+import { PROMPTS } from './catalogue.js';
 import type { Review } from '../core/schema/review.js';
 import type { Snapshot } from '../snapshot/snapshot.js';
 
@@ -19,35 +20,6 @@ const containing = (value: string) => {
   const v = norm(value);
   return (candidate: string) => norm(candidate).includes(v);
 };
-
-/** Each prompt's title and description, as prompts/list and /developers/mcp give them. */
-export const PROMPTS: Record<PromptName, { title: string; description: string }> = {
-  summarise_aspect: {
-    title: 'What customers say about an aspect',
-    description: 'Summarise what customers say about one aspect of the service (punctuality, pricing, cleanliness ...): the balance of opinion, the recurring phrases and quotes, with figures.',
-  },
-  compare_technicians: {
-    title: 'Compare technicians',
-    description: 'Compare the technicians customers name: how many reviews name each, their average rating, sentiment and what customers say about them, with quotes.',
-  },
-  changes_since: {
-    title: 'What changed since a date',
-    description: 'What is new in the reviews since a date: how many came in, their ratings against the earlier ones, and what the new reviews praise or criticise.',
-  },
-  draft_reply: {
-    title: 'Draft a reply to a review',
-    description: 'Draft the business\'s public reply to one review. This server cannot post it: the draft is for the owner to post at the review\'s source.',
-  },
-};
-
-/** The prompts with their arguments, for the developer page. */
-export function promptList(): { name: string; title: string; description: string; arguments: { name: string; description: string; required: boolean }[] }[] {
-  return Object.entries(PROMPTS).map(([name, meta]) => ({
-    name,
-    ...meta,
-    arguments: Object.entries(PROMPT_ARGUMENTS[name as PromptName]).map(([arg, schema]) => ({ name: arg, description: schema.description ?? '', required: !schema.isOptional() })),
-  }));
-}
 
 /** Values of each kind of argument, completed from one snapshot. */
 function completers(snap: Snapshot) {

@@ -2,7 +2,7 @@
 import { create } from 'xmlbuilder2';
 import type { Snapshot } from '../snapshot/snapshot.js';
 import { PAGE_SIZE } from './review-page.js';
-import { toolList } from '../mcp/mcp-server.js';
+import { toolList } from '../mcp/catalogue.js';
 import { ratingSentence, verifiedCount } from '../core/reviews.js';
 
 /** /llms.txt: what the business is and where the data and tools are, for language models (llmstxt.org layout). */
