@@ -15,7 +15,7 @@ import { brotliCompressSync, brotliDecompressSync, constants, gunzipSync, gzipSy
 import { buildDigest } from '../src/snapshot/build-digest.js';
 import { BUSINESS, REVIEWS } from './fixtures/data.js';
 import { benchReviews } from '../bench/lib/dataset.js';
-import { eventually, freshDatabase, openTestStore, startTestService, type TestService } from './helpers.js';
+import { eventually, freshDatabase, openTestStore, runCli, startTestService, type TestService } from './helpers.js';
 
 async function analysed(svc: TestService): Promise<number> {
   const text = await (await fetch(`${svc.url}/metrics`)).text();
@@ -60,6 +60,33 @@ describe('insights kept per revision in the store', () => {
     }
   });
 
+
+  it('an import analyses its revision: the service\'s first start after it serves the same /insights.json without running the analyser', async () => {
+    // What a service that analysed the reviews itself serves.
+    const reference = await startTestService({ business: BUSINESS, reviews: REVIEWS });
+    let expected: string;
+    try {
+      expected = (await insights(reference)).body;
+      assert.equal(await analysed(reference), REVIEWS.length);
+    } finally {
+      await reference.close();
+    }
+    const database = await freshDatabase();
+    const file = join(mkdtempSync(join(tmpdir(), 'rc-import-')), 'reviews.json');
+    writeFileSync(file, JSON.stringify({ business: BUSINESS, reviews: REVIEWS }));
+    const imported = await runCli(['import', file], { DATABASE_URL: database });
+    assert.equal(imported.code, 0, imported.stderr);
+    assert.equal(imported.stderr, '', 'nothing to warn of');
+    const svc = await startTestService({ database });
+    try {
+      assert.equal(await analysed(svc), 0, 'the first start analyses none');
+      // The same document as the service would have made, but for when each database's revision was made.
+      const withoutDate = (body: string) => ({ ...(JSON.parse(body) as object), generated_at: null });
+      assert.deepEqual(withoutDate((await insights(svc)).body), withoutDate(expected));
+    } finally {
+      await svc.close();
+    }
+  });
   it('a new revision is analysed and kept; only the newest entry stays', async () => {
     const database = await freshDatabase();
     const svc = await startTestService({ database, business: BUSINESS, reviews: REVIEWS });

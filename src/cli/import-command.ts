@@ -5,6 +5,7 @@ import cliProgress from 'cli-progress';
 import { PLACEHOLDER_BUSINESS } from '../core/dataset.js';
 import { DEMO_BUSINESS } from '../core/demo/business.js';
 import { ImportValidationError, validateBusiness, validateRecords, type ImportOutcome } from '../core/import-plan.js';
+import { Snapshot } from '../snapshot/snapshot.js';
 import type { Store } from '../store/store.js';
 import { parseCsvImport } from './formats/csv.js';
 import { parseGbpImport } from './formats/gbp.js';
@@ -70,7 +71,7 @@ function progressBar(enabled: boolean, label: string, total: number) {
 }
 
 /** Reads, validates (all or nothing) and merges one file; returns the summary line and, when the seeded demo is involved, what to say about it. */
-export async function runImport(store: Store, opts: ImportOptions): Promise<{ summary: string; notice: string | undefined }> {
+export async function runImport(store: Store, opts: ImportOptions): Promise<{ summary: string; notice: string | undefined; changed: boolean }> {
   const parsed = PARSERS[opts.format ?? guessFormat(opts.file, opts.text)](opts.text);
   const business = parsed.business === undefined || parsed.business === null ? undefined : validateBusiness(parsed.business);
   const checking = progressBar(opts.progress, 'validating', parsed.records.length);
@@ -96,10 +97,28 @@ export async function runImport(store: Store, opts: ImportOptions): Promise<{ su
   const counts = `${outcome.added} added, ${outcome.updated} updated, ${outcome.removed} removed, ${outcome.unchanged} unchanged`;
   const biz = outcome.demo_profile === 'dropped' ? '; demo business profile removed' : outcome.business_changed ? '; business profile updated' : '';
   const notice = demoNotice(outcome, opts);
-  if (opts.dryRun) return { summary: `dry run, nothing written: would be ${counts}${biz}`, notice };
+  if (opts.dryRun) return { summary: `dry run, nothing written: would be ${counts}${biz}`, notice, changed: false };
   const rev =
     outcome.revision_after === outcome.revision_before ? `revision ${outcome.revision_after} (no change)` : `revision ${outcome.revision_before} -> ${outcome.revision_after}`;
-  return { summary: `imported ${reviews.length} record${reviews.length === 1 ? '' : 's'}: ${counts}${biz}; ${rev}`, notice };
+  return { summary: `imported ${reviews.length} record${reviews.length === 1 ? '' : 's'}: ${counts}${biz}; ${rev}`, notice, changed: outcome.revision_after !== outcome.revision_before };
+}
+
+/**
+ * The new revision's insights, analysed by the import and kept in the store as the service
+ * keeps them: the service's next start, or a replica's, loads them instead of analysing every
+ * review (the import pays, not the first visitor after a deploy). A service already running
+ * analyses only the reviews that changed. The documents that name the public origin are still
+ * made by the service.
+ */
+export async function prepareInsights(store: Store, progress: boolean): Promise<void> {
+  // Feeds are not made here, so no feed tagging entity is needed (the service chooses it).
+  const snap = new Snapshot(await store.load(), '');
+  const analysing = progressBar(progress, 'analysing', snap.index.reviews.length);
+  try {
+    await snap.prepareInsights(store, (n) => analysing.update(n));
+  } finally {
+    analysing.stop();
+  }
 }
 
 const HOW_TO_PROFILE = `import your profile with a JSON file holding {"business": {"name": "...", ...}, "reviews": []} (no --replace; fields in docs/data-model.md)`;

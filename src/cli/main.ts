@@ -12,7 +12,7 @@ import { createLogger } from '../logger.js';
 import { openStore, StoreOpenError } from '../store/open-store.js';
 import { VERSION } from '../version.js';
 import { ImportFileError } from './formats/types.js';
-import { FileAccessError, IMPORT_FORMATS, formatValidationError, readImportFile, runImport, type ImportFormat } from './import-command.js';
+import { FileAccessError, IMPORT_FORMATS, formatValidationError, prepareInsights, readImportFile, runImport, type ImportFormat } from './import-command.js';
 
 const USAGE = `reviewcast: publish one business's customer reviews
 
@@ -98,9 +98,15 @@ async function importCommand(args: string[]): Promise<void> {
   const text = await readImportFile(file);
   const store = await openStore(loadDatabaseConfig());
   try {
-    const { summary, notice } = await runImport(store, { file, text, format, replace: values.replace, dryRun: values['dry-run'], progress: progressWanted() });
+    const { summary, notice, changed } = await runImport(store, { file, text, format, replace: values.replace, dryRun: values['dry-run'], progress: progressWanted() });
     process.stdout.write(`${summary}\n`);
     if (notice !== undefined) process.stderr.write(`reviewcast import: ${notice}\n`);
+    if (changed) {
+      // The import has landed either way: insights not prepared here are analysed by the service when it starts.
+      await prepareInsights(store, progressWanted()).catch((err: unknown) =>
+        process.stderr.write(`reviewcast import: the insights were not prepared (${(err as Error).message}); the service analyses the reviews when it starts\n`),
+      );
+    }
   } finally {
     await store.close();
   }

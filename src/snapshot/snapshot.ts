@@ -119,7 +119,7 @@ export class Snapshot {
    * is analysed, a chunk at a time with the event loop free in between, and the document is kept
    * in the store for a restart or another replica ('analysed').
    */
-  async prepareInsights(store: KeptStore): Promise<'loaded' | 'analysed'> {
+  async prepareInsights(store: KeptStore, onProgress?: (analysed: number, total: number) => void): Promise<'loaded' | 'analysed'> {
     const revision = this.revision.revision;
     const [kept, spans, br, etag] = await Promise.all([INSIGHTS_KEPT, INSIGHTS_SPANS, codingName('/insights.json', 'br'), INSIGHTS_ETAG].map((name) => store.loadKept(revision, name)));
     if (kept) {
@@ -138,6 +138,7 @@ export class Snapshot {
     for (let from = 0; from < reviews.length; from += ANALYSE_CHUNK) {
       const to = Math.min(reviews.length, from + ANALYSE_CHUNK);
       for (let i = from; i < to; i++) this.analysisCache.get(analyser, reviews[i]!);
+      onProgress?.(to, reviews.length);
       await pause();
     }
     const json = await insightsJson(buildInsights(this.business, reviews, this.revision.updated_at, this.analysisCache), pause);
