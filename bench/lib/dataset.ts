@@ -1,4 +1,4 @@
-import { execFileSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -28,9 +28,14 @@ export function benchReviews(n: number): Review[] {
 /** A number per review, scattered so neighbouring reviews differ. */
 export const invoice = (i: number) => (i * 7919) % 1_000_003;
 
-/** Imports a file into a database with the CLI of a built checkout (`root`), as an operator would. */
-export function cliImport(root: string, file: string, databaseUrl: string): void {
-  execFileSync(process.execPath, [join(root, 'bin/reviewcast.js'), 'import', file], { env: { ...process.env, DATABASE_URL: databaseUrl }, stdio: 'ignore' });
+/** Written to stderr as the import's process exits: its peak resident memory (getrusage), in KiB. */
+const REPORT_PEAK = `data:text/javascript,import{writeSync}from"node:fs";process.on("exit",()=>writeSync(2,"\\npeak-rss-kib "+process.resourceUsage().maxRSS+"\\n"))`;
+
+/** Imports a file into a database with the CLI of a built checkout (`root`), as an operator would; returns the import's peak RSS in MiB. */
+export function cliImport(root: string, file: string, databaseUrl: string): number {
+  const run = spawnSync(process.execPath, ['--import', REPORT_PEAK, join(root, 'bin/reviewcast.js'), 'import', file], { env: { ...process.env, DATABASE_URL: databaseUrl }, encoding: 'utf8' });
+  if (run.status !== 0) throw new Error(`import failed (${run.status ?? run.signal}): ${run.stderr}`);
+  return Number(/^peak-rss-kib (\d+)$/m.exec(run.stderr)?.[1]) / 1024;
 }
 
 /** A fresh SQLite database in a temporary folder holding the demo business and N bench reviews. */
