@@ -217,6 +217,27 @@ describe('reviewcast import', () => {
     assert.deepEqual(data.reviews.map((r) => r.id).sort(), [REVIEWS[0]!.id, REVIEWS[1]!.id].sort());
     assert.equal(data.reviews.find((r) => r.id === REVIEWS[0]!.id)!.text, 'Edited text');
   });
+
+  it('keeps the insights of the revision it made; if it cannot, it says so on stderr and the import stands', { skip: TEST_STORE !== 'sqlite' && 'the failure is made with an SQLite trigger' }, async () => {
+    const { dir, db, env } = await setup();
+    const file = join(dir, 'all.json');
+    writeFileSync(file, JSON.stringify(REVIEWS));
+    const first = await runCli(['import', file], env);
+    assert.equal(first.code, 0, first.stderr);
+    assert.equal(first.stderr, '');
+    const kept = () => new Database(db, { readonly: true }).prepare<[], { name: string }>('SELECT name FROM kept').all().map((r) => r.name.split(':')[0]);
+    assert.deepEqual(kept().sort(), ['/insights.json', '/insights.json spans'], 'the revision\'s insights are kept');
+    // The store refuses to keep anything from now on.
+    const raw = new Database(db);
+    raw.exec(`CREATE TRIGGER refuse_kept BEFORE INSERT ON kept BEGIN SELECT RAISE(ABORT, 'no room to keep it'); END;`);
+    raw.close();
+    writeFileSync(file, JSON.stringify([{ ...REVIEWS[0]!, text: 'Edited text' }]));
+    const second = await runCli(['import', file], env);
+    assert.equal(second.code, 0, 'the import stands');
+    assert.match(second.stdout, /0 added, 1 updated, 0 removed, 0 unchanged; revision 1 -> 2\n$/);
+    assert.match(second.stderr, /^reviewcast import: the insights were not prepared \(no room to keep it\); the service analyses the reviews when it next loads this revision\n$/);
+    assert.equal((await stored(db)).reviews.find((r) => r.id === REVIEWS[0]!.id)!.text, 'Edited text');
+  });
 });
 
 describe('reviewcast import: what an invalid record is told', () => {
@@ -602,6 +623,7 @@ describe('a running server', () => {
       assert.ok(await eventually(async () => (await admin.query(listeners)).rowCount === 0, 5000), 'the listener is gone');
       // Its NOTIFY reaches nobody: only the reconnect can bring the change (polling is as good as off).
       await svc.store.importReviews({ reviews: REVIEWS, replace: false, dryRun: false });
+      assert.equal((await admin.query(listeners)).rowCount, 0, 'the change was committed while nobody listened');
       const seen = await eventually(async () => {
         const body = (await (await fetch(`${svc.url}/reviews.json`)).json()) as { reviews: unknown[] };
         return body.reviews.length === 8;

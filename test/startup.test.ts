@@ -9,13 +9,14 @@ import { describe, it } from 'node:test';
 import { buildInsights } from '../src/core/insights/build.js';
 import { buildReviewIndex, searchReviews } from '../src/core/search.js';
 import { InsightsBytes, insightsJson } from '../src/snapshot/insights-bytes.js';
-import { INSIGHTS_KEPT, keptName } from '../src/snapshot/snapshot.js';
+import { analyseAndKeep, INSIGHTS_KEPT, keptName } from '../src/snapshot/snapshot.js';
+import { AnalysisCache } from '../src/core/insights/per-review.js';
 import { request } from 'undici';
 import { brotliCompressSync, brotliDecompressSync, constants, gunzipSync, gzipSync } from 'node:zlib';
 import { buildDigest } from '../src/snapshot/build-digest.js';
 import { BUSINESS, REVIEWS } from './fixtures/data.js';
 import { benchReviews } from '../bench/lib/dataset.js';
-import { eventually, freshDatabase, openTestStore, runCli, startTestService, type TestService } from './helpers.js';
+import { eventually, freshDatabase, openTestStore, runCli, startTestService, tempDir, type TestService } from './helpers.js';
 
 async function analysed(svc: TestService): Promise<number> {
   const text = await (await fetch(`${svc.url}/metrics`)).text();
@@ -60,7 +61,6 @@ describe('insights kept per revision in the store', () => {
     }
   });
 
-
   it('an import analyses its revision: the service\'s first start after it serves the same /insights.json without running the analyser', async () => {
     // What a service that analysed the reviews itself serves.
     const reference = await startTestService({ business: BUSINESS, reviews: REVIEWS });
@@ -72,7 +72,7 @@ describe('insights kept per revision in the store', () => {
       await reference.close();
     }
     const database = await freshDatabase();
-    const file = join(mkdtempSync(join(tmpdir(), 'rc-import-')), 'reviews.json');
+    const file = join(tempDir(), 'reviews.json');
     writeFileSync(file, JSON.stringify({ business: BUSINESS, reviews: REVIEWS }));
     const imported = await runCli(['import', file], { DATABASE_URL: database });
     assert.equal(imported.code, 0, imported.stderr);
@@ -85,6 +85,25 @@ describe('insights kept per revision in the store', () => {
       assert.deepEqual(withoutDate((await insights(svc)).body), withoutDate(expected));
     } finally {
       await svc.close();
+    }
+  });
+  it('an analysis told to stop (another process kept the insights first) stops between chunks and keeps nothing', async () => {
+    const store = await openTestStore(await freshDatabase());
+    try {
+      const reviews = benchReviews(5001);
+      const revision = { revision: 7, updated_at: '2026-11-26T00:00:00Z' };
+      let asked = 0;
+      let analysed = 0;
+      const made = await analyseAndKeep(store, { business: BUSINESS, reviews, revision }, new AnalysisCache(), {
+        onProgress: (n) => (analysed = n),
+        stopIf: async () => ++asked > 0,
+      });
+      assert.equal(made, null);
+      assert.equal(asked, 1, 'asked once, after the first few thousand reviews');
+      assert.ok(analysed < reviews.length, `stopped after ${analysed} of ${reviews.length}`);
+      assert.equal(await store.hasKept(7, INSIGHTS_KEPT), false, 'nothing kept');
+    } finally {
+      await store.close();
     }
   });
   it('a new revision is analysed and kept; only the newest entry stays', async () => {

@@ -33,9 +33,15 @@ const REPORT_PEAK = `data:text/javascript,import{writeSync}from"node:fs";process
 
 /** Imports a file into a database with the CLI of a built checkout (`root`), as an operator would; returns the import's peak RSS in MiB. */
 export function cliImport(root: string, file: string, databaseUrl: string): number {
-  const run = spawnSync(process.execPath, ['--import', REPORT_PEAK, join(root, 'bin/reviewcast.js'), 'import', file], { env: { ...process.env, DATABASE_URL: databaseUrl }, encoding: 'utf8' });
-  if (run.status !== 0) throw new Error(`import failed (${run.status ?? run.signal}): ${run.stderr}`);
-  return Number(/^peak-rss-kib (\d+)$/m.exec(run.stderr)?.[1]) / 1024;
+  const run = spawnSync(process.execPath, ['--import', REPORT_PEAK, join(root, 'bin/reviewcast.js'), 'import', file], {
+    env: { ...process.env, DATABASE_URL: databaseUrl },
+    encoding: 'utf8',
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  if (run.status !== 0) throw new Error(`import failed (${run.status ?? run.signal}): ${run.stderr.slice(-2000)}`);
+  const kib = /^peak-rss-kib (\d+)$/m.exec(run.stderr)?.[1];
+  if (kib === undefined) throw new Error(`the import did not report its peak RSS: ${run.stderr.slice(-2000)}`);
+  return Number(kib) / 1024;
 }
 
 /** A fresh SQLite database in a temporary folder holding the demo business and N bench reviews. */

@@ -5,7 +5,9 @@ import cliProgress from 'cli-progress';
 import { PLACEHOLDER_BUSINESS } from '../core/dataset.js';
 import { DEMO_BUSINESS } from '../core/demo/business.js';
 import { ImportValidationError, validateBusiness, validateRecords, type ImportOutcome } from '../core/import-plan.js';
-import { Snapshot } from '../snapshot/snapshot.js';
+import { AnalysisCache } from '../core/insights/per-review.js';
+import { sortNewestFirst } from '../core/reviews.js';
+import { analyseAndKeep, INSIGHTS_KEPT } from '../snapshot/snapshot.js';
 import type { Store } from '../store/store.js';
 import { parseCsvImport } from './formats/csv.js';
 import { parseGbpImport } from './formats/gbp.js';
@@ -107,15 +109,22 @@ export async function runImport(store: Store, opts: ImportOptions): Promise<{ su
  * The new revision's insights, analysed by the import and kept in the store as the service
  * keeps them: the service's next start, or a replica's, loads them instead of analysing every
  * review (the import pays, not the first visitor after a deploy). A service already running
- * analyses only the reviews that changed. The documents that name the public origin are still
- * made by the service.
+ * analyses only the reviews that changed and keeps the same document: once it has (or once
+ * another import moved the data on), this stops. The documents that name the public origin are
+ * still made by the service. Returns whether the insights were kept by this import.
  */
-export async function prepareInsights(store: Store, progress: boolean): Promise<void> {
-  // Feeds are not made here, so no feed tagging entity is needed (the service chooses it).
-  const snap = new Snapshot(await store.load(), '');
-  const analysing = progressBar(progress, 'analysing', snap.index.reviews.length);
+export async function prepareInsights(store: Store, progress: boolean): Promise<boolean> {
+  const data = await store.load();
+  const { revision } = data;
+  const reviews = sortNewestFirst(data.reviews);
+  const analysing = progressBar(progress, 'analysing', reviews.length);
   try {
-    await snap.prepareInsights(store, (n) => analysing.update(n));
+    const stopIf = async () => (await store.getRevision()).revision !== revision.revision || (await store.hasKept(revision.revision, INSIGHTS_KEPT));
+    const made = await analyseAndKeep(store, { business: data.business ?? PLACEHOLDER_BUSINESS, reviews, revision }, new AnalysisCache(), {
+      onProgress: (n) => analysing.update(n),
+      stopIf,
+    });
+    return made !== null;
   } finally {
     analysing.stop();
   }

@@ -95,16 +95,18 @@ async function importCommand(args: string[]): Promise<void> {
   }
   const format = values.format as ImportFormat | undefined;
   // Read first: a mistyped file name is reported before the store is opened (or a database file made).
-  const text = await readImportFile(file);
+  let text: string | null = await readImportFile(file);
   const store = await openStore(loadDatabaseConfig());
   try {
     const { summary, notice, changed } = await runImport(store, { file, text, format, replace: values.replace, dryRun: values['dry-run'], progress: progressWanted() });
+    // The file's text is not needed for the analysis: let it go (tens of megabytes at 100k reviews).
+    text = null;
     process.stdout.write(`${summary}\n`);
     if (notice !== undefined) process.stderr.write(`reviewcast import: ${notice}\n`);
     if (changed) {
-      // The import has landed either way: insights not prepared here are analysed by the service when it starts.
+      // The import has landed either way: insights not kept here are analysed by the service when it next loads this revision.
       await prepareInsights(store, progressWanted()).catch((err: unknown) =>
-        process.stderr.write(`reviewcast import: the insights were not prepared (${(err as Error).message}); the service analyses the reviews when it starts\n`),
+        process.stderr.write(`reviewcast import: the insights were not prepared (${err instanceof Error ? err.message : String(err)}); the service analyses the reviews when it next loads this revision\n`),
       );
     }
   } finally {

@@ -28,6 +28,11 @@ let protocol: Promise<Protocol> | null = null;
 function loadProtocol(): Promise<Protocol> {
   protocol ??= Promise.all([import('@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js'), import('@modelcontextprotocol/sdk/types.js'), import('./mcp-server.js')]).then(
     ([http, types, server]) => ({ Transport: http.WebStandardStreamableHTTPServerTransport, versions: types.SUPPORTED_PROTOCOL_VERSIONS, buildMcpServer: server.buildMcpServer, paramsProblem: server.paramsProblem }),
+    (err: unknown) => {
+      // A load that failed (say, out of file handles for a moment) is tried again by the next request.
+      protocol = null;
+      throw err;
+    },
   );
   return protocol;
 }

@@ -57,6 +57,39 @@ const SINCE_TAIL = Buffer.from(']}');
 /** Lets the event loop run (requests, /healthz) between steps of preparing a snapshot. */
 const pause = (): Promise<void> => yieldToLoop();
 
+/** Reviews analysed between two looks at whether another process kept the insights first (analyseAndKeep's `stopIf`). */
+const STOP_CHECK_EVERY = 5000;
+
+/**
+ * Analyses a revision's reviews (sorted newest first, as a snapshot holds them) into its insights
+ * document and keeps it in the store for that revision, with where each review's analysis lies
+ * in it. A snapshot does this when nothing is kept for its revision; an import does it for the
+ * revision it made. `stopIf` is asked every few thousand reviews: when it says so (another
+ * process kept them first, or the data moved on) the work stops and nothing is kept (null).
+ */
+export async function analyseAndKeep(
+  store: KeptStore,
+  data: { business: Business; reviews: readonly Review[]; revision: RevisionInfo },
+  cache: AnalysisCache,
+  opts: { onProgress?: (analysed: number, total: number) => void; stopIf?: () => Promise<boolean> } = {},
+): Promise<{ gzip: Buffer; kept: InsightsBytes } | null> {
+  const { business, reviews, revision } = data;
+  const analyser = new ReviewAnalyser(business);
+  for (let from = 0; from < reviews.length; from += ANALYSE_CHUNK) {
+    if (opts.stopIf && from % STOP_CHECK_EVERY === 0 && from > 0 && (await opts.stopIf())) return null;
+    const to = Math.min(reviews.length, from + ANALYSE_CHUNK);
+    for (let i = from; i < to; i++) cache.get(analyser, reviews[i]!);
+    opts.onProgress?.(to, reviews.length);
+    await pause();
+  }
+  const json = await insightsJson(buildInsights(business, reviews, revision.updated_at, cache), pause);
+  const gzip = await packInsights(json);
+  await store.saveKept(revision.revision, INSIGHTS_KEPT, gzip);
+  const kept = await InsightsBytes.read(json, reviews.map((r) => r.id), pause);
+  await store.saveKept(revision.revision, INSIGHTS_SPANS, kept.spansBytes());
+  return { gzip, kept };
+}
+
 /** Distinguishes the cache keys of the snapshots of one process. */
 let snapshotCount = 0;
 
@@ -119,7 +152,7 @@ export class Snapshot {
    * is analysed, a chunk at a time with the event loop free in between, and the document is kept
    * in the store for a restart or another replica ('analysed').
    */
-  async prepareInsights(store: KeptStore, onProgress?: (analysed: number, total: number) => void): Promise<'loaded' | 'analysed'> {
+  async prepareInsights(store: KeptStore): Promise<'loaded' | 'analysed'> {
     const revision = this.revision.revision;
     const [kept, spans, br, etag] = await Promise.all([INSIGHTS_KEPT, INSIGHTS_SPANS, codingName('/insights.json', 'br'), INSIGHTS_ETAG].map((name) => store.loadKept(revision, name)));
     if (kept) {
@@ -133,19 +166,9 @@ export class Snapshot {
       if (!fromSpans) await store.saveKept(revision, INSIGHTS_SPANS, this.insightsKept.spansBytes());
       return 'loaded';
     }
-    const analyser = new ReviewAnalyser(this.business);
-    const reviews = this.index.reviews;
-    for (let from = 0; from < reviews.length; from += ANALYSE_CHUNK) {
-      const to = Math.min(reviews.length, from + ANALYSE_CHUNK);
-      for (let i = from; i < to; i++) this.analysisCache.get(analyser, reviews[i]!);
-      onProgress?.(to, reviews.length);
-      await pause();
-    }
-    const json = await insightsJson(buildInsights(this.business, reviews, this.revision.updated_at, this.analysisCache), pause);
-    this.insightsGzip = await packInsights(json);
-    await store.saveKept(this.revision.revision, INSIGHTS_KEPT, this.insightsGzip);
-    this.insightsKept = await InsightsBytes.read(json, this.reviewIds(), pause);
-    await store.saveKept(this.revision.revision, INSIGHTS_SPANS, this.insightsKept.spansBytes());
+    const made = (await analyseAndKeep(store, { business: this.business, reviews: this.index.reviews, revision: this.revision }, this.analysisCache))!;
+    this.insightsGzip = made.gzip;
+    this.insightsKept = made.kept;
     return 'analysed';
   }
 

@@ -85,6 +85,8 @@ export interface SettingsStore {
 export interface KeptStore {
   /** The bytes kept for `revision` under `name`, or null. */
   loadKept(revision: number, name: string): Promise<Buffer | null>;
+  /** Whether bytes are kept for `revision` under `name`, without reading them. */
+  hasKept(revision: number, name: string): Promise<boolean>;
   /**
    * Keeps `bytes` for `revision` under `name` and forgets every other revision's entries; does
    * nothing when a newer revision's entries are already kept (a slower replica must not replace them).

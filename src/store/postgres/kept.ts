@@ -9,6 +9,9 @@ export function postgresKeptStore(pool: pg.Pool): KeptStore {
       const { rows } = await pool.query<{ bytes: Buffer }>('SELECT bytes FROM kept WHERE revision = $1 AND name = $2', [revision, name]);
       return rows[0]?.bytes ?? null;
     },
+    async hasKept(revision, name) {
+      return ((await pool.query('SELECT 1 FROM kept WHERE revision = $1 AND name = $2', [revision, name])).rowCount ?? 0) > 0;
+    },
     async saveKept(revision, name, bytes) {
       await tx(pool, async (c) => {
         // Replicas saving at once take turns, so no older revision's entry is written after a newer one.

@@ -27,8 +27,11 @@ export function postgresReviewStore(pool: pg.Pool, url: string): ReviewStore & {
     client.on('notification', () => {
       for (const w of watchers) w();
     });
+    let down = false;
     client.on('error', () => {
-      // Polling still covers changes while the listener is down.
+      // Once per connection (a failed LISTEN can also raise one): polling covers changes while it is down.
+      if (down) return;
+      down = true;
       listener = null;
       client.end().catch(() => {});
       setTimeout(() => void listen(), 1000).unref();
@@ -36,12 +39,13 @@ export function postgresReviewStore(pool: pg.Pool, url: string): ReviewStore & {
     try {
       await client.connect();
       await client.query(`LISTEN ${CHANNEL}`);
-      // A change committed while no listener was up (before the first connect, or between an error
-      // and this reconnect) sent its NOTIFY to nobody: check once now rather than at the next poll.
-      for (const w of watchers) w();
     } catch {
       client.emit('error', new Error('listen failed'));
+      return;
     }
+    // A change committed while no listener was up (before the first connect, or between an error
+    // and this reconnect) sent its NOTIFY to nobody: check once now rather than at the next poll.
+    for (const w of watchers) w();
   }
 
   return {
