@@ -127,7 +127,9 @@ function verdict3(pos: number, neg: number, neu: number, places = 3): { polarity
   const sum = ep + en + Math.exp(neu - m);
   const polarity = pos >= neg && pos >= neu ? 'positive' : neg >= neu ? 'negative' : 'neutral';
   const unit = 10 ** places;
-  return { polarity, score: Math.round(((ep - en) / sum) * unit) / unit };
+  // A tiny negative rounds to -0: JSON writes it as 0, so the document held and the one read back would differ.
+  const score = Math.round(((ep - en) / sum) * unit) / unit;
+  return { polarity, score: score === 0 ? 0 : score };
 }
 
 /** How model.json was made (its method line), without building the model from it. */
