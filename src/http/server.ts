@@ -40,6 +40,9 @@ export interface ServerOptions {
   cost?: CostConfig;
 }
 
+/** How long after the server starts listening the MCP SDK is loaded, unless an MCP request came first. */
+const MCP_WARM_DELAY_MS = 2000;
+
 /** Starts the HTTP service over a store; closing it stops polling but leaves the store open. */
 export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   // Chosen on the first start and kept (existing installs too): entry ids must not change on a restart or a move.
@@ -98,8 +101,9 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   if (!opts.baseUrl) await live.beforeServing(prepareDocuments);
   live.watch(opts.revisionPollMs);
   await hub.start();
-  // Serving, then the MCP SDK: a restart does not wait for it, the first MCP request rarely does.
-  warmMcp().catch((err: unknown) => opts.logger.error({ err }, 'loading the MCP SDK failed'));
+  // The MCP SDK a little after serving starts: loading it at once would hold up the first requests
+  // of a restart by as long as it saved; an MCP request before then loads it itself.
+  setTimeout(() => warmMcp().catch((err: unknown) => opts.logger.error({ err }, 'loading the MCP SDK failed')), MCP_WARM_DELAY_MS).unref();
   return {
     app,
     live,
