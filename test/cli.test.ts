@@ -24,6 +24,11 @@ async function setup() {
   return { dir, db, env: { DATABASE_URL: db } };
 }
 
+/** Whether the service at `url` serves `count` reviews within `ms`. */
+function servesReviews(url: string, count: number, ms: number): Promise<boolean> {
+  return eventually(async () => ((await (await fetch(`${url}/reviews.json`)).json()) as { reviews: unknown[] }).reviews.length === count, ms);
+}
+
 async function stored(db: string) {
   const store = await openTestStore(db);
   try {
@@ -584,10 +589,7 @@ describe('a running server', () => {
       const res = await runCli(['import', file], { DATABASE_URL: svc.database });
       assert.equal(res.code, 0, res.stderr);
       const started = Date.now();
-      const seen = await eventually(async () => {
-        const body = (await (await fetch(`${svc.url}/reviews.json`)).json()) as { reviews: unknown[] };
-        return body.reviews.length === 8;
-      }, 2000);
+      const seen = await servesReviews(svc.url, 8, 2000);
       assert.ok(seen, `not seen within 2 s (waited ${Date.now() - started} ms)`);
       const after = await fetch(`${svc.url}/reviews.json`, { headers: { 'if-none-match': etag } });
       assert.equal(after.status, 200);
@@ -603,10 +605,7 @@ describe('a running server', () => {
       writeFileSync(file, JSON.stringify(REVIEWS));
       const res = await runCli(['import', file], { DATABASE_URL: svc.database });
       assert.equal(res.code, 0, res.stderr);
-      const seen = await eventually(async () => {
-        const body = (await (await fetch(`${svc.url}/reviews.json`)).json()) as { reviews: unknown[] };
-        return body.reviews.length === 8;
-      }, 10_000);
+      const seen = await servesReviews(svc.url, 8, 10_000);
       assert.ok(seen, 'the import was never served');
     } finally {
       await svc.close();
@@ -624,10 +623,7 @@ describe('a running server', () => {
       // Its NOTIFY reaches nobody: only the reconnect can bring the change (polling is as good as off).
       await svc.store.importReviews({ reviews: REVIEWS, replace: false, dryRun: false });
       assert.equal((await admin.query(listeners)).rowCount, 0, 'the change was committed while nobody listened');
-      const seen = await eventually(async () => {
-        const body = (await (await fetch(`${svc.url}/reviews.json`)).json()) as { reviews: unknown[] };
-        return body.reviews.length === 8;
-      }, 10_000);
+      const seen = await servesReviews(svc.url, 8, 10_000);
       assert.ok(seen, 'the change was not served after the listener came back');
     } finally {
       await admin.end();
