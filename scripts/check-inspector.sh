@@ -8,7 +8,7 @@ cd "$(dirname "$0")/.."
 source scripts/lib/serve.sh
 URL="http://localhost:$PORT/mcp"
 CMD=$(node --import tsx -e "import('./src/pages/developer-pages.ts').then((m) => console.log(m.inspectorCommand('$URL')))")
-WANT=$(node --import tsx -e "import('./src/mcp/mcp-server.ts').then((m) => console.log(m.toolList().map((t) => t.name).join(',')))")
+WANT=$(node --import tsx -e "import('./src/mcp/catalogue.ts').then((m) => console.log(m.toolList().map((t) => t.name).join(',')))")
 echo "running: $CMD"
 GOT=$(${CMD/npx /npx -y } 2>/dev/null | node -e 'let s="";process.stdin.on("data",(d)=>s+=d).on("end",()=>console.log(JSON.parse(s).tools.map((t)=>t.name).join(",")))')
 if [ "$GOT" != "$WANT" ]; then echo "FAIL: the Inspector listed [$GOT], the server has [$WANT]"; exit 1; fi
@@ -16,7 +16,7 @@ echo "ok: the documented Inspector command lists all $(tr ',' '\n' <<<"$WANT" | 
 
 # The prompts, listed and one got with an argument, as README.md shows.
 INSPECT="npx -y @modelcontextprotocol/inspector@$(sed -E 's/.*inspector@([0-9.]+).*/\1/' <<<"$CMD") --cli $URL --transport http"
-WANT=$(node --import tsx -e "import('./src/mcp/prompts.ts').then((m) => console.log(m.promptList().map((p) => p.name).join(',')))")
+WANT=$(node --import tsx -e "import('./src/mcp/catalogue.ts').then((m) => console.log(m.promptList().map((p) => p.name).join(',')))")
 GOT=$($INSPECT --method prompts/list 2>/dev/null | node -e 'let s="";process.stdin.on("data",(d)=>s+=d).on("end",()=>console.log(JSON.parse(s).prompts.map((p)=>p.name).join(",")))')
 if [ "$GOT" != "$WANT" ]; then echo "FAIL: the Inspector listed prompts [$GOT], the server has [$WANT]"; exit 1; fi
 $INSPECT --method prompts/get --prompt-name summarise_aspect --prompt-args aspect=punctuality 2>/dev/null | grep -q 'punctuality' || { echo "FAIL: prompts/get summarise_aspect"; exit 1; }
