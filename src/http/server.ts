@@ -103,7 +103,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   await hub.start();
   // The MCP SDK a little after serving starts: loading it at once would hold up the first requests
   // of a restart by as long as it saved; an MCP request before then loads it itself.
-  setTimeout(() => warmMcp().catch((err: unknown) => opts.logger.error({ err }, 'loading the MCP SDK failed')), MCP_WARM_DELAY_MS).unref();
+  const warming = setTimeout(() => warmMcp().catch((err: unknown) => opts.logger.error({ err }, 'loading the MCP SDK failed')), MCP_WARM_DELAY_MS).unref();
   return {
     app,
     live,
@@ -111,6 +111,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     url,
     /** Stops accepting, lets in-flight requests and hub deliveries finish; leaves the store open. */
     async close() {
+      clearTimeout(warming);
       live.off('snapshot', track);
       live.close();
       // Open MCP streams never finish by themselves, so they are ended first.

@@ -22,8 +22,8 @@ let protocol: Promise<Protocol> | null = null;
 
 /**
  * Loads the MCP SDK and the server on it, once. Not at start: they are a fifth of the service's
- * modules, and a restart serves everything else without them (the server starts loading them
- * once it listens, see warmMcp).
+ * modules, and a restart serves everything else without them (the server loads them two seconds
+ * after it listens, see warmMcp, unless an MCP request comes first).
  */
 function loadProtocol(): Promise<Protocol> {
   protocol ??= Promise.all([import('@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js'), import('@modelcontextprotocol/sdk/types.js'), import('./mcp-server.js')]).then(

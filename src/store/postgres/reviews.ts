@@ -20,13 +20,15 @@ export function postgresReviewStore(pool: pg.Pool, url: string): ReviewStore & {
   const watchers = new Set<() => void>();
   let closed = false;
 
+  const notifyWatchers = (): void => {
+    for (const w of watchers) w();
+  };
+
   async function listen(): Promise<void> {
     if (closed) return;
     const client = new pg.Client({ connectionString: url });
     listener = client;
-    client.on('notification', () => {
-      for (const w of watchers) w();
-    });
+    client.on('notification', notifyWatchers);
     let down = false;
     client.on('error', () => {
       // Once per connection (a failed LISTEN can also raise one): polling covers changes while it is down.
@@ -45,7 +47,7 @@ export function postgresReviewStore(pool: pg.Pool, url: string): ReviewStore & {
     }
     // A change committed while no listener was up (before the first connect, or between an error
     // and this reconnect) sent its NOTIFY to nobody: check once now rather than at the next poll.
-    for (const w of watchers) w();
+    notifyWatchers();
   }
 
   return {
