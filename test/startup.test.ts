@@ -93,14 +93,14 @@ describe('insights kept per revision in the store', () => {
       const reviews = benchReviews(5001);
       const revision = { revision: 7, updated_at: '2026-11-26T00:00:00Z' };
       let asked = 0;
-      let analysed = 0;
+      let reached = 0;
       const made = await analyseAndKeep(store, { business: BUSINESS, reviews, revision }, new AnalysisCache(), {
-        onProgress: (n) => (analysed = n),
+        onProgress: (n) => (reached = n),
         stopIf: async () => ++asked > 0,
       });
       assert.equal(made, null);
       assert.equal(asked, 1, 'asked once, after the first few thousand reviews');
-      assert.ok(analysed < reviews.length, `stopped after ${analysed} of ${reviews.length}`);
+      assert.ok(reached < reviews.length, `stopped after ${reached} of ${reviews.length}`);
       assert.equal(await store.hasKept(7, INSIGHTS_KEPT), false, 'nothing kept');
     } finally {
       await store.close();
