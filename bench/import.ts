@@ -50,8 +50,9 @@ interface Run {
 }
 
 /**
- * One public origin for both starts, as a deployment has: the published reviews' bytes are kept
- * per origin, and without BASE_URL each start's origin would name its own (free) port.
+ * One public origin for the import and both starts, as a deployment has: the published reviews'
+ * bytes are kept per origin (the import makes them for BASE_URL), and without BASE_URL each
+ * start's origin would name its own (free) port.
  */
 const PUBLIC = { BASE_URL: 'https://reviews.example.com' };
 
@@ -61,7 +62,7 @@ async function run(name: string, root: string): Promise<Run> {
   const database = join(dir, `${name}.db`);
   const before = load();
   const i0 = performance.now();
-  const importPeak = cliImport(root, file, database);
+  const importPeak = cliImport(root, file, database, PUBLIC);
   const importMs = performance.now() - i0;
 
   const inspectPort = await freePort();

@@ -163,10 +163,8 @@ function intVar(env: NodeJS.ProcessEnv, name: string, fallback: number, min: num
   return n;
 }
 
-export function loadServeConfig(env: NodeJS.ProcessEnv = process.env): ServeConfig {
-  const port = intVar(env, 'PORT', 3000, 0, 65535);
-  const host = env.HOST?.trim() || '127.0.0.1';
-  let baseUrl = env.BASE_URL?.trim() || `http://localhost:${port}`;
+/** A public origin as the service writes it into links: an http(s) URL without query, fragment or trailing slash. */
+function checkedBaseUrl(baseUrl: string): string {
   let parsed: URL;
   try {
     parsed = new URL(baseUrl);
@@ -175,7 +173,19 @@ export function loadServeConfig(env: NodeJS.ProcessEnv = process.env): ServeConf
   }
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new ConfigError('BASE_URL', 'must be an http or https URL');
   if (parsed.search || parsed.hash) throw new ConfigError('BASE_URL', 'must not have a query or fragment');
-  baseUrl = baseUrl.replace(/\/+$/, '');
+  return baseUrl.replace(/\/+$/, '');
+}
+
+/** BASE_URL when it is set (the import makes the documents that name it), checked as the service checks it. */
+export function loadBaseUrl(env: NodeJS.ProcessEnv = process.env): string | undefined {
+  const raw = env.BASE_URL?.trim();
+  return raw ? checkedBaseUrl(raw) : undefined;
+}
+
+export function loadServeConfig(env: NodeJS.ProcessEnv = process.env): ServeConfig {
+  const port = intVar(env, 'PORT', 3000, 0, 65535);
+  const host = env.HOST?.trim() || '127.0.0.1';
+  const baseUrl = loadBaseUrl(env) ?? checkedBaseUrl(`http://localhost:${port}`);
   const level = LogLevel.safeParse(env.LOG_LEVEL?.trim() || 'info');
   if (!level.success) throw new ConfigError('LOG_LEVEL', `must be one of ${LogLevel.options.join(', ')}`);
   return {

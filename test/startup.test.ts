@@ -1,6 +1,6 @@
 // Start-up without recomputation: a revision's insights are kept in the store, so a restart serves them without analysing a review.
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, renameSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -9,7 +9,7 @@ import { describe, it } from 'node:test';
 import { buildInsights } from '../src/core/insights/build.js';
 import { buildReviewIndex, searchReviews } from '../src/core/search.js';
 import { InsightsBytes, insightsJson } from '../src/snapshot/insights-bytes.js';
-import { analyseAndKeep, INSIGHTS_KEPT, keptName } from '../src/snapshot/snapshot.js';
+import { analyseAndKeep, documentsKeptName, INSIGHTS_KEPT, keptName } from '../src/snapshot/snapshot.js';
 import { AnalysisCache } from '../src/core/insights/per-review.js';
 import { request } from 'undici';
 import { brotliCompressSync, brotliDecompressSync, constants, gunzipSync, gzipSync } from 'node:zlib';
@@ -87,6 +87,63 @@ describe('insights kept per revision in the store', () => {
       await svc.close();
     }
   });
+  it('an import given BASE_URL makes the documents that name it: the first start reads them, and serves what a service would have made', async () => {
+    const BASE = 'https://reviews.example.test';
+    const reference = await startTestService({ business: BUSINESS, reviews: REVIEWS, baseUrl: BASE });
+    let expected: { etag: string | null; body: string };
+    try {
+      const res = await fetch(`${reference.url}/reviews.json`, { headers: { 'accept-encoding': 'identity' } });
+      expected = { etag: res.headers.get('etag'), body: await res.text() };
+    } finally {
+      await reference.close();
+    }
+    const database = await freshDatabase();
+    const file = join(tempDir(), 'reviews.json');
+    writeFileSync(file, JSON.stringify({ business: BUSINESS, reviews: REVIEWS }));
+    const imported = await runCli(['import', file], { DATABASE_URL: database, BASE_URL: `${BASE}/` });
+    assert.equal(imported.code, 0, imported.stderr);
+    assert.equal(imported.stderr, '', 'nothing to warn of');
+    // Kept again at another level and quality: the same content, other bytes, so serving them shows the start read them.
+    const store = await openTestStore(database);
+    let reviewsGzip: Buffer;
+    let feedBr: Buffer;
+    try {
+      const { revision } = await store.getRevision();
+      assert.ok(await store.hasKept(revision, documentsKeptName(BASE)), 'the published reviews are kept for BASE_URL, without its trailing slash');
+      const tag = await store.getOrCreateSetting('feed_tag_entity', () => 'not made here');
+      assert.match(tag, /^reviews\.example\.test,\d{4}-\d{2}-\d{2}$/, 'the import chose the tagging entity from BASE_URL');
+      const feedName = keptName(`/feed.xml br ${tag}`, BASE);
+      const keptFeed = await store.loadKept(revision, feedName);
+      assert.ok(keptFeed, 'the feed\'s brotli form is kept');
+      feedBr = brotliCompressSync(brotliDecompressSync(keptFeed), { params: { [constants.BROTLI_PARAM_QUALITY]: 1 } });
+      await store.saveKept(revision, feedName, feedBr);
+      reviewsGzip = gzipSync(Buffer.from(expected.body), { level: 1 });
+      await store.saveKept(revision, keptName('/reviews.json gzip', BASE), reviewsGzip);
+    } finally {
+      await store.close();
+    }
+    const svc = await startTestService({ database, baseUrl: BASE });
+    try {
+      assert.equal(await analysed(svc), 0, 'the first start analyses none');
+      const res = await fetch(`${svc.url}/reviews.json`, { headers: { 'accept-encoding': 'identity' } });
+      assert.deepEqual({ etag: res.headers.get('etag'), body: await res.text() }, expected, 'the same bytes and ETag as the service made');
+      const gzip = await request(`${svc.url}/reviews.json`, { headers: { 'accept-encoding': 'gzip' } });
+      assert.deepEqual(Buffer.from(await gzip.body.arrayBuffer()), reviewsGzip, 'the gzip coding the import kept is served');
+      const feed = await request(`${svc.url}/feed.xml`, { headers: { 'accept-encoding': 'br' } });
+      assert.deepEqual(Buffer.from(await feed.body.arrayBuffer()), feedBr, 'the feed\'s brotli coding the import kept is served');
+    } finally {
+      await svc.close();
+    }
+  });
+
+  it('an import refuses a BASE_URL the service would refuse, before it reads the file or opens the store', async () => {
+    const database = join(tempDir(), 'never.db');
+    const imported = await runCli(['import', join(tempDir(), 'missing.json')], { DATABASE_URL: database, BASE_URL: 'ftp://reviews.example.test' });
+    assert.equal(imported.code, 2);
+    assert.match(imported.stderr, /BASE_URL.*must be an http or https URL/);
+    assert.equal(existsSync(database), false, 'no database file made');
+  });
+
   it('an analysis told to stop (another process kept the insights first) stops between chunks and keeps nothing', async () => {
     const store = await openTestStore(await freshDatabase());
     try {

@@ -31,10 +31,10 @@ export const invoice = (i: number) => (i * 7919) % 1_000_003;
 /** Written to stderr as the import's process exits: its peak resident memory (getrusage), in KiB. */
 const REPORT_PEAK = `data:text/javascript,import{writeSync}from"node:fs";process.on("exit",()=>writeSync(2,"\\npeak-rss-kib "+process.resourceUsage().maxRSS+"\\n"))`;
 
-/** Imports a file into a database with the CLI of a built checkout (`root`), as an operator would; returns the import's peak RSS in MiB. */
-export function cliImport(root: string, file: string, databaseUrl: string): number {
+/** Imports a file into a database with the CLI of a built checkout (`root`), as an operator would (`env`: the deployment's, e.g. BASE_URL); returns the import's peak RSS in MiB. */
+export function cliImport(root: string, file: string, databaseUrl: string, env: Record<string, string> = {}): number {
   const run = spawnSync(process.execPath, ['--import', REPORT_PEAK, join(root, 'bin/reviewcast.js'), 'import', file], {
-    env: { ...process.env, DATABASE_URL: databaseUrl },
+    env: { ...process.env, ...env, DATABASE_URL: databaseUrl },
     encoding: 'utf8',
     maxBuffer: 64 * 1024 * 1024,
   });

@@ -7,7 +7,8 @@ import { DEMO_BUSINESS } from '../core/demo/business.js';
 import { ImportValidationError, validateBusiness, validateRecords, type ImportOutcome } from '../core/import-plan.js';
 import { AnalysisCache } from '../core/insights/per-review.js';
 import { sortNewestFirst } from '../core/reviews.js';
-import { analyseAndKeep, INSIGHTS_KEPT } from '../snapshot/snapshot.js';
+import { installationFeedTag } from '../snapshot/live-data.js';
+import { analyseAndKeep, documentsKeptName, INSIGHTS_KEPT, Snapshot } from '../snapshot/snapshot.js';
 import type { Store } from '../store/store.js';
 import { parseCsvImport } from './formats/csv.js';
 import { parseGbpImport } from './formats/gbp.js';
@@ -105,28 +106,56 @@ export async function runImport(store: Store, opts: ImportOptions): Promise<{ su
   return { summary: `imported ${reviews.length} record${reviews.length === 1 ? '' : 's'}: ${counts}${biz}; ${rev}`, notice, changed: outcome.revision_after !== outcome.revision_before };
 }
 
+/** Something the import could not make for the new revision (the data has landed): the message says what the service does instead. */
+export class PreparationError extends Error {
+  override name = 'PreparationError';
+}
+
+const reason = (err: unknown): string => (err instanceof Error ? err.message : String(err));
+
 /**
- * The new revision's insights, analysed by the import and kept in the store as the service
- * keeps them: the service's next start, or a replica's, loads them instead of analysing every
- * review (the import pays, not the first visitor after a deploy). A service already running
- * analyses only the reviews that changed and keeps the same document: once it has (or once
- * another import moved the data on), this stops. The documents that name the public origin are
- * still made by the service. Returns whether the insights were kept by this import.
+ * Makes what the service would make before serving the new revision, and keeps it in the store
+ * as the service keeps it, so the service's next start (or a replica's) reads it instead (the
+ * import pays, not the first visitor after a deploy):
+ * - the insights: every review analysed. A service already running analyses only the reviews
+ *   that changed and keeps the same document; once it has (or another import moved the data
+ *   on), the analysis stops.
+ * - with `baseUrl` (BASE_URL: the public origin the documents name), the documents: the published
+ *   reviews, the feeds, their compressed forms, the search index's prepared parts and the
+ *   insights' brotli form, made by the snapshot as a starting service makes them. Skipped when a
+ *   service kept them first or the data moved on.
+ * Throws a PreparationError naming what was not made.
  */
-export async function prepareInsights(store: Store, progress: boolean): Promise<boolean> {
-  const data = await store.load();
+export async function prepareRevision(store: Store, opts: { progress: boolean; baseUrl: string | undefined }): Promise<void> {
+  const insightsNotMade = (err: unknown) =>
+    new PreparationError(`the insights were not prepared (${reason(err)}); the service analyses the reviews when it next loads this revision`);
+  const data = await store.load().catch((err: unknown) => {
+    throw insightsNotMade(err);
+  });
   const { revision } = data;
-  const reviews = sortNewestFirst(data.reviews);
-  const analysing = progressBar(progress, 'analysing', reviews.length);
+  const moved = async () => (await store.getRevision()).revision !== revision.revision;
+  const analysing = progressBar(opts.progress, 'analysing', data.reviews.length);
   try {
-    const stopIf = async () => (await store.getRevision()).revision !== revision.revision || (await store.hasKept(revision.revision, INSIGHTS_KEPT));
-    const made = await analyseAndKeep(store, { business: data.business ?? PLACEHOLDER_BUSINESS, reviews, revision }, new AnalysisCache(), {
+    const stopIf = async () => (await moved()) || (await store.hasKept(revision.revision, INSIGHTS_KEPT));
+    await analyseAndKeep(store, { business: data.business ?? PLACEHOLDER_BUSINESS, reviews: sortNewestFirst(data.reviews), revision }, new AnalysisCache(), {
       onProgress: (n) => analysing.update(n),
       stopIf,
     });
-    return made !== null;
+  } catch (err) {
+    throw insightsNotMade(err);
   } finally {
     analysing.stop();
+  }
+  if (!opts.baseUrl) return;
+  const baseUrl = opts.baseUrl;
+  try {
+    // The snapshot reads the insights kept above (or by a service), as a restart does.
+    if (!(await store.hasKept(revision.revision, INSIGHTS_KEPT)) || (await moved()) || (await store.hasKept(revision.revision, documentsKeptName(baseUrl)))) return;
+    const snapshot = new Snapshot(data, await installationFeedTag(store, baseUrl));
+    await snapshot.prepareInsights(store);
+    await snapshot.prepareDocuments(baseUrl, store);
+  } catch (err) {
+    throw new PreparationError(`the documents for ${baseUrl} were not prepared (${reason(err)}); the service makes them when it next loads this revision`);
   }
 }
 

@@ -1,7 +1,7 @@
 /** The reviewcast command line: serve, import, export and hub list. */
 import { writeFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
-import { ConfigError, loadDatabaseConfig, loadServeConfig, progressWanted } from '../config.js';
+import { ConfigError, loadBaseUrl, loadDatabaseConfig, loadServeConfig, progressWanted } from '../config.js';
 import { PLACEHOLDER_BUSINESS, reviewsDataset } from '../core/dataset.js';
 import { DEMO_BUSINESS } from '../core/demo/business.js';
 import { demoReviews } from '../core/demo/reviews.js';
@@ -12,14 +12,16 @@ import { createLogger } from '../logger.js';
 import { openStore, StoreOpenError } from '../store/open-store.js';
 import { VERSION } from '../version.js';
 import { ImportFileError } from './formats/types.js';
-import { FileAccessError, IMPORT_FORMATS, formatValidationError, prepareInsights, readImportFile, runImport, type ImportFormat } from './import-command.js';
+import { FileAccessError, IMPORT_FORMATS, formatValidationError, PreparationError, prepareRevision, readImportFile, runImport, type ImportFormat } from './import-command.js';
 
 const USAGE = `reviewcast: publish one business's customer reviews
 
 Usage:
   reviewcast serve                 start the HTTP service (env: PORT, HOST, BASE_URL, DATABASE_URL, LOG_LEVEL)
   reviewcast import <file> [--format json|csv|gbp] [--replace] [--dry-run]
-                                   merge reviews from a file into the database
+                                   merge reviews from a file into the database, then make what the
+                                   service serves for it (env: DATABASE_URL; with BASE_URL, also the
+                                   documents that name it)
   reviewcast export [file]         write the /reviews.json document (stdout when no file)
   reviewcast hub list [--json]     list WebSub subscriptions (callback, topic, state, lease end, failures)
   reviewcast --version | --help
@@ -94,6 +96,8 @@ async function importCommand(args: string[]): Promise<void> {
     throw new UsageError(`--format must be one of ${IMPORT_FORMATS.join(', ')}`);
   }
   const format = values.format as ImportFormat | undefined;
+  // The public origin the service will name (its documents are made by the import too); a wrong one is reported before anything is read.
+  const baseUrl = loadBaseUrl();
   // Read first: a mistyped file name is reported before the store is opened (or a database file made).
   let text: string | null = await readImportFile(file);
   const store = await openStore(loadDatabaseConfig());
@@ -104,10 +108,11 @@ async function importCommand(args: string[]): Promise<void> {
     process.stdout.write(`${summary}\n`);
     if (notice !== undefined) process.stderr.write(`reviewcast import: ${notice}\n`);
     if (changed) {
-      // The import has landed either way: insights not kept here are analysed by the service when it next loads this revision.
-      await prepareInsights(store, progressWanted()).catch((err: unknown) =>
-        process.stderr.write(`reviewcast import: the insights were not prepared (${err instanceof Error ? err.message : String(err)}); the service analyses the reviews when it next loads this revision\n`),
-      );
+      // The import has landed either way: what is not made here the service makes when it next loads this revision.
+      await prepareRevision(store, { progress: progressWanted(), baseUrl }).catch((err: unknown) => {
+        if (!(err instanceof PreparationError)) throw err;
+        process.stderr.write(`reviewcast import: ${err.message}\n`);
+      });
     }
   } finally {
     await store.close();

@@ -1,12 +1,11 @@
 /** Starts the HTTP service over a store: the snapshot, the hub, MCP sessions and the app. */
 import type { Logger } from 'pino';
 import { loadCostConfig, loadHttpConfig, type CostConfig, type HttpConfig, type HubConfig, type McpConfig } from '../config.js';
-import { taggingEntity } from '../core/feeds/websub-topics.js';
 import { Metrics } from '../metrics/metrics.js';
 import { warmMcp } from '../mcp/mcp-route.js';
 import { McpSessions } from '../mcp/sessions.js';
 import { McpStreams } from '../mcp/streams.js';
-import { LiveData } from '../snapshot/live-data.js';
+import { installationFeedTag, LiveData } from '../snapshot/live-data.js';
 import { BodyCaches } from '../snapshot/body-cache.js';
 import { compressor } from '../snapshot/compressor.js';
 import { VERSION } from '../version.js';
@@ -45,9 +44,9 @@ const MCP_WARM_DELAY_MS = 2000;
 
 /** Starts the HTTP service over a store; closing it stops polling but leaves the store open. */
 export async function startServer(opts: ServerOptions): Promise<RunningServer> {
-  // Chosen on the first start and kept (existing installs too): entry ids must not change on a restart or a move.
+  // Chosen on the first start (or an import given BASE_URL) and kept: entry ids must not change on a restart or a move.
   const tagHost = opts.baseUrl ?? `http://${opts.host.includes(':') ? `[${opts.host}]` : opts.host}`;
-  const feedTag = await opts.store.getOrCreateSetting('feed_tag_entity', () => taggingEntity(tagHost, new Date().toISOString().slice(0, 10)));
+  const feedTag = await installationFeedTag(opts.store, tagHost);
   const cost = opts.cost ?? loadCostConfig({});
   compressor.configure(cost.compressConcurrency);
   // Told once per cache, snapshot and kind of body (keys are `snapshot:kind:...`), not once per request or per date.

@@ -2,9 +2,19 @@
 import { EventEmitter } from 'node:events';
 import type { Logger } from 'pino';
 import { AnalysisCache } from '../core/insights/per-review.js';
-import type { KeptStore, ReviewStore } from '../store/store.js';
+import { taggingEntity } from '../core/feeds/websub-topics.js';
+import type { KeptStore, ReviewStore, SettingsStore } from '../store/store.js';
 import { BodyCaches } from './body-cache.js';
 import { Snapshot } from './snapshot.js';
+
+/**
+ * The installation's tagging entity for feed entry ids, from the public origin and today's date:
+ * chosen by the first start (or an import given BASE_URL) and kept, so entry ids do not change on
+ * a restart or a move.
+ */
+export function installationFeedTag(store: SettingsStore, origin: string): Promise<string> {
+  return store.getOrCreateSetting('feed_tag_entity', () => taggingEntity(origin, new Date().toISOString().slice(0, 10)));
+}
 
 export interface LiveDataEvents {
   snapshot: [next: Snapshot, previous: Snapshot];

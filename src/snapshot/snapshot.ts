@@ -44,6 +44,9 @@ const INSIGHTS_ETAG = keptName('/insights.json etag');
 /** Where each review's analysis lies in that document, kept beside it so a restart does not search 46 MB for them at 100k reviews. */
 const INSIGHTS_SPANS = keptName('/insights.json spans');
 
+/** What prepareDocuments keeps for an origin once the published reviews are made: a service or an import that finds it kept does not make them again. */
+export const documentsKeptName = (baseUrl: string): string => keptName('/reviews.json index', baseUrl);
+
 /** Reviews analysed per turn of the event loop while a snapshot is prepared: about 10 ms of work. */
 const ANALYSE_CHUNK = 200;
 
@@ -199,7 +202,7 @@ export class Snapshot {
       await pause();
     }
     await this.encodeAndKeep(store, dataset, '/reviews.json', baseUrl, ['gzip', 'br'], reviewsKept);
-    if (!this.reviewBytes.etag) await store.saveKept(this.revision.revision, keptName('/reviews.json index', baseUrl), this.reviewBytes.index(dataset.etag));
+    if (!this.reviewBytes.etag) await store.saveKept(this.revision.revision, documentsKeptName(baseUrl), this.reviewBytes.index(dataset.etag));
     // About 0.1 s at 100k reviews: made here, not by the first permalink or get_review.
     this.idPositions();
     // The MCP resources (escaped copies of the two largest documents) are made on their first
@@ -270,7 +273,7 @@ export class Snapshot {
   /** The published reviews' bytes as kept in the store (the gzip coding and its index), with the brotli coding if kept; null when not kept or not whole. */
   private async keptReviewBytes(baseUrl: string, store: KeptStore): Promise<ReviewBytes | null> {
     const revision = this.revision.revision;
-    const [gzip, index, br] = await Promise.all([codingName('/reviews.json', 'gzip', baseUrl), keptName('/reviews.json index', baseUrl), codingName('/reviews.json', 'br', baseUrl)].map((name) => store.loadKept(revision, name)));
+    const [gzip, index, br] = await Promise.all([codingName('/reviews.json', 'gzip', baseUrl), documentsKeptName(baseUrl), codingName('/reviews.json', 'br', baseUrl)].map((name) => store.loadKept(revision, name)));
     if (!gzip || !index) return null;
     const bytes = ReviewBytes.fromKept(await gunzipWhole(gzip), index, this.index.reviews.length, baseUrl);
     if (bytes) this.keptCodings.set('/reviews.json', br ? { gzip, br } : { gzip });
