@@ -9,7 +9,7 @@
 import { writeFileSync } from 'node:fs';
 import { CORPUS_ASPECTS, readCorpus } from './lib/absa-corpus.js';
 import { TRAINING_FILES } from './lib/absa-files.js';
-import { chooseThresholds, trainModel } from './lib/absa-model.js';
+import { chooseThresholds, methodOf, trainModel } from './lib/absa-model.js';
 
 const FILES = TRAINING_FILES;
 
@@ -19,7 +19,7 @@ const { thresholds, f1 } = chooseThresholds(writers);
 console.log(`thresholds (leave-one-writer-out aspect F1 ${f1}): ${CORPUS_ASPECTS.map((a, k) => `${a} ${thresholds[k]}`).join(', ')}`);
 const trained = trainModel(rows);
 const model = trained.model.withThresholds(thresholds);
-const file = `${JSON.stringify(model.toFile({ files: FILES, rows: rows.length }))}\n`;
+const file = `${JSON.stringify({ ...model.toFile({ files: FILES, rows: rows.length }), method: methodOf(FILES.length) })}\n`;
 writeFileSync(new URL('../src/core/insights/model.json', import.meta.url), file);
 const { sizes } = trained;
 console.log(

@@ -15,6 +15,7 @@ import { canonicalReview } from '../src/core/reviews.js';
 import { ReviewInputSchema } from '../src/core/schema/review.js';
 import { postgresMigrations } from '../src/store/postgres/migrations.js';
 import { sqliteMigrations } from '../src/store/sqlite/migrations.js';
+import { INSIGHTS_KEPT } from '../src/snapshot/snapshot.js';
 import { BUSINESS, REVIEWS } from './fixtures/data.js';
 import { ROOT, TEST_STORE, eventually, freePort, freshDatabase, openTestStore, runCli, startTestService, tempDir } from './helpers.js';
 
@@ -242,6 +243,63 @@ describe('reviewcast import', () => {
     assert.match(second.stdout, /0 added, 1 updated, 0 removed, 0 unchanged; revision 1 -> 2\n$/);
     assert.match(second.stderr, /^reviewcast import: the insights were not prepared \(no room to keep it\); the service analyses the reviews when it next loads this revision\n$/);
     assert.equal((await stored(db)).reviews.find((r) => r.id === REVIEWS[0]!.id)!.text, 'Edited text');
+  });
+
+  it('with BASE_URL it keeps the documents too: the first start after it keeps nothing new; if it cannot, it says so on stderr and the import stands', { skip: TEST_STORE !== 'sqlite' && 'the store is read and the failure made with SQLite' }, async () => {
+    const { dir, db } = await setup();
+    const BASE = 'https://reviews.example.test';
+    const env = { DATABASE_URL: db, BASE_URL: BASE };
+    const file = join(dir, 'all.json');
+    writeFileSync(file, JSON.stringify({ business: BUSINESS, reviews: REVIEWS }));
+    const first = await runCli(['import', file], env);
+    assert.equal(first.code, 0, first.stderr);
+    assert.equal(first.stderr, '');
+    const kept = () =>
+      new Database(db, { readonly: true })
+        .prepare<[], { name: string; bytes: Buffer }>('SELECT name, bytes FROM kept ORDER BY name')
+        .all()
+        .map((r) => `${r.name.split(':')[0]} ${r.bytes.toString('base64')}`);
+    const made = kept();
+    assert.deepEqual(
+      made.map((k) => k.split(' ').slice(0, -1).join(' ').replace(/ \S+,\d{4}-\d{2}-\d{2}$/, ' <tag>')).sort(),
+      [
+        '/api/feed.json br <tag>',
+        '/api/feed.json gzip <tag>',
+        '/feed.xml br <tag>',
+        '/feed.xml gzip <tag>',
+        '/insights.json',
+        '/insights.json br',
+        '/insights.json etag',
+        '/insights.json spans',
+        '/reviews.json br',
+        '/reviews.json gzip',
+        '/reviews.json index',
+        'search index',
+      ],
+      'the insights and the documents a starting service makes are kept',
+    );
+    const svc = await startTestService({ database: db, baseUrl: BASE });
+    try {
+      assert.equal((await fetch(`${svc.url}/insights.json`)).status, 200);
+    } finally {
+      await svc.close();
+    }
+    assert.deepEqual(kept(), made, 'the first start read what the import kept and made nothing new');
+    // The store refuses to keep a feed from now on: the insights are kept, the documents are not.
+    const raw = new Database(db);
+    raw.exec(`CREATE TRIGGER refuse_feeds BEFORE INSERT ON kept WHEN NEW.name LIKE '/feed.xml%' BEGIN SELECT RAISE(ABORT, 'no room for feeds'); END;`);
+    raw.close();
+    writeFileSync(file, JSON.stringify([{ ...REVIEWS[0]!, text: 'Edited text' }]));
+    const second = await runCli(['import', file], env);
+    assert.equal(second.code, 0, 'the import stands');
+    assert.match(second.stdout, /revision 1 -> 2\n$/);
+    assert.match(second.stderr, /^reviewcast import: the documents for https:\/\/reviews\.example\.test were not prepared \(no room for feeds\); the service makes them when it next loads this revision\n$/);
+    const store = await openTestStore(db);
+    try {
+      assert.equal(await store.hasKept(2, INSIGHTS_KEPT), true, 'the insights of the new revision are kept');
+    } finally {
+      await store.close();
+    }
   });
 });
 

@@ -9,11 +9,12 @@ import { describe, it } from 'node:test';
 import { buildInsights } from '../src/core/insights/build.js';
 import { buildReviewIndex, searchReviews } from '../src/core/search.js';
 import { InsightsBytes, insightsJson } from '../src/snapshot/insights-bytes.js';
-import { analyseAndKeep, documentsKeptName, INSIGHTS_KEPT, keptName } from '../src/snapshot/snapshot.js';
+import { analyseAndKeep, INSIGHTS_KEPT, keptName } from '../src/snapshot/snapshot.js';
 import { AnalysisCache } from '../src/core/insights/per-review.js';
 import { request } from 'undici';
 import { brotliCompressSync, brotliDecompressSync, constants, gunzipSync, gzipSync } from 'node:zlib';
 import { buildDigest } from '../src/snapshot/build-digest.js';
+import { gunzipWhole } from '../src/snapshot/compressor.js';
 import { BUSINESS, REVIEWS } from './fixtures/data.js';
 import { benchReviews } from '../bench/lib/dataset.js';
 import { eventually, freshDatabase, openTestStore, runCli, startTestService, tempDir, type TestService } from './helpers.js';
@@ -89,11 +90,16 @@ describe('insights kept per revision in the store', () => {
   });
   it('an import given BASE_URL makes the documents that name it: the first start reads them, and serves what a service would have made', async () => {
     const BASE = 'https://reviews.example.test';
+    // Entry ids name the installation's tagging entity, whose date is the day each database chose
+    // it, and the feed's first <updated> is when each database's revision was made.
+    const untagged = (xml: string) => xml.replace(/tag:reviews\.example\.test,\d{4}-\d{2}-\d{2}:/g, 'tag:<entity>:').replace(/<updated>[^<]*<\/updated>/, '<updated/>');
     const reference = await startTestService({ business: BUSINESS, reviews: REVIEWS, baseUrl: BASE });
     let expected: { etag: string | null; body: string };
+    let expectedFeed: string;
     try {
       const res = await fetch(`${reference.url}/reviews.json`, { headers: { 'accept-encoding': 'identity' } });
       expected = { etag: res.headers.get('etag'), body: await res.text() };
+      expectedFeed = untagged(await (await fetch(`${reference.url}/feed.xml`)).text());
     } finally {
       await reference.close();
     }
@@ -103,21 +109,26 @@ describe('insights kept per revision in the store', () => {
     const imported = await runCli(['import', file], { DATABASE_URL: database, BASE_URL: `${BASE}/` });
     assert.equal(imported.code, 0, imported.stderr);
     assert.equal(imported.stderr, '', 'nothing to warn of');
-    // Kept again at another level and quality: the same content, other bytes, so serving them shows the start read them.
     const store = await openTestStore(database);
     let reviewsGzip: Buffer;
     let feedBr: Buffer;
     try {
       const { revision } = await store.getRevision();
-      assert.ok(await store.hasKept(revision, documentsKeptName(BASE)), 'the published reviews are kept for BASE_URL, without its trailing slash');
+      const keptGzip = await store.loadKept(revision, keptName('/reviews.json gzip', BASE));
+      assert.ok(keptGzip, 'the published reviews are kept for BASE_URL, without its trailing slash');
+      assert.equal(gunzipSync(keptGzip).toString(), expected.body, 'the bytes a service makes');
       const tag = await store.getOrCreateSetting('feed_tag_entity', () => 'not made here');
       assert.match(tag, /^reviews\.example\.test,\d{4}-\d{2}-\d{2}$/, 'the import chose the tagging entity from BASE_URL');
       const feedName = keptName(`/feed.xml br ${tag}`, BASE);
       const keptFeed = await store.loadKept(revision, feedName);
       assert.ok(keptFeed, 'the feed\'s brotli form is kept');
+      assert.equal(untagged(brotliDecompressSync(keptFeed).toString()), expectedFeed, 'the feed a service makes');
+      // Kept again at another level and quality: the same content, other bytes, so serving them shows the start read them.
       feedBr = brotliCompressSync(brotliDecompressSync(keptFeed), { params: { [constants.BROTLI_PARAM_QUALITY]: 1 } });
+      assert.ok(!feedBr.equals(keptFeed));
       await store.saveKept(revision, feedName, feedBr);
       reviewsGzip = gzipSync(Buffer.from(expected.body), { level: 1 });
+      assert.ok(!reviewsGzip.equals(keptGzip));
       await store.saveKept(revision, keptName('/reviews.json gzip', BASE), reviewsGzip);
     } finally {
       await store.close();
@@ -277,6 +288,18 @@ describe('what a snapshot prepares is what it would build on first use', () => {
     const many = Array.from({ length: 4500 }, (_, i) => ({ ...REVIEWS[i % REVIEWS.length]!, id: `01K${String(i).padStart(23, '0')}` }));
     const doc = buildInsights(BUSINESS, many, '2026-01-01T00:00:00.000Z');
     assert.ok((await insightsJson(doc, () => yieldToLoop())).equals(Buffer.from(JSON.stringify(doc))));
+  });
+
+  it('a kept gzip body is decompressed into one buffer of its size, and no second one', async () => {
+    const body = Buffer.alloc(24 * 1048576, '{"review":1},');
+    const gz = gzipSync(body, { level: 1 });
+    globalThis.gc?.();
+    const before = process.memoryUsage().arrayBuffers;
+    const out = await gunzipWhole(gz);
+    const grew = process.memoryUsage().arrayBuffers - before;
+    assert.ok(out.equals(body));
+    // zlib starts a new output chunk of the same size as soon as one is exactly full: 48 MiB here.
+    assert.ok(grew < 1.5 * body.length, `${grew} bytes of buffers for a ${body.length}-byte body`);
   });
 
   it('kept spans read a document as locating its analyses does; spans that do not fit it are not used', async () => {

@@ -27,8 +27,9 @@ export interface Settings {
 
 export const SETTINGS: Settings = { threshold: 0.3, epochs: 25, rate: 0.2, l2: 3e-5, minCount: 2, prune: 0.05, stars: 1, average: 1, l2Detect: 0.03, backed: 0.8 };
 
-export const METHOD =
-  "logistic regression over words, stems, word clusters (from word vectors), word pairs, negation scope, VADER valence and the domain lexicon, trained on blind-written labelled reviews of nine writers, a threshold per aspect chosen across writers (0.8 of it where the lexicon judges the aspect too); polarity read on the clause that names the aspect, with the review's stars";
+/** model.json's method line (shown in /insights.json's `model`), naming how many writers' files it was trained on. */
+export const methodOf = (writers: number): string =>
+  `logistic regression over words, stems, word clusters (from word vectors), word pairs, negation scope, VADER valence and the domain lexicon, trained on blind-written labelled reviews of ${writers} writers, a threshold per aspect chosen across writers (0.8 of it where the lexicon judges the aspect too); polarity read on the clause that names the aspect, with the review's stars`;
 
 export interface Trained {
   model: AspectModel;
@@ -74,7 +75,7 @@ export function trainModel(rows: readonly Row[], s: Settings = SETTINGS): Traine
     options('softmax'),
   );
 
-  const model = AspectModel.fromParts({ method: METHOD, trained_on: { files: [], rows: rows.length }, thresholds: CORPUS_ASPECTS.map(() => s.threshold), backed: s.backed, detect, polarity, review });
+  const model = AspectModel.fromParts({ method: '', trained_on: { files: [], rows: rows.length }, thresholds: CORPUS_ASPECTS.map(() => s.threshold), backed: s.backed, detect, polarity, review });
   const size = (m: LinearJson) => Object.keys(m.weights).length;
   return { model, sizes: { detect: size(detect), polarity: size(polarity), review: size(review), judgements: polarityExamples.length } };
 }

@@ -8,7 +8,7 @@ import { ImportValidationError, validateBusiness, validateRecords, type ImportOu
 import { AnalysisCache } from '../core/insights/per-review.js';
 import { sortNewestFirst } from '../core/reviews.js';
 import { installationFeedTag } from '../snapshot/live-data.js';
-import { analyseAndKeep, documentsKeptName, INSIGHTS_KEPT, Snapshot } from '../snapshot/snapshot.js';
+import { analyseAndKeep, INSIGHTS_KEPT, Snapshot } from '../snapshot/snapshot.js';
 import type { Store } from '../store/store.js';
 import { parseCsvImport } from './formats/csv.js';
 import { parseGbpImport } from './formats/gbp.js';
@@ -122,8 +122,9 @@ const reason = (err: unknown): string => (err instanceof Error ? err.message : S
  *   on), the analysis stops.
  * - with `baseUrl` (BASE_URL: the public origin the documents name), the documents: the published
  *   reviews, the feeds, their compressed forms, the search index's prepared parts and the
- *   insights' brotli form, made by the snapshot as a starting service makes them. Skipped when a
- *   service kept them first or the data moved on.
+ *   insights' brotli form, made by the revision's snapshot as a starting service makes them.
+ *   Only after this import analysed the reviews itself: when a running service kept the
+ *   insights first, it is making the documents too.
  * Throws a PreparationError naming what was not made.
  */
 export async function prepareRevision(store: Store, opts: { progress: boolean; baseUrl: string | undefined }): Promise<void> {
@@ -134,28 +135,33 @@ export async function prepareRevision(store: Store, opts: { progress: boolean; b
   });
   const { revision } = data;
   const moved = async () => (await store.getRevision()).revision !== revision.revision;
+  let snapshot: Snapshot | undefined;
+  let analysed: boolean;
   const analysing = progressBar(opts.progress, 'analysing', data.reviews.length);
   try {
-    const stopIf = async () => (await moved()) || (await store.hasKept(revision.revision, INSIGHTS_KEPT));
-    await analyseAndKeep(store, { business: data.business ?? PLACEHOLDER_BUSINESS, reviews: sortNewestFirst(data.reviews), revision }, new AnalysisCache(), {
-      onProgress: (n) => analysing.update(n),
-      stopIf,
-    });
+    const analysis = {
+      onProgress: (n: number) => analysing.update(n),
+      stopIf: async () => (await moved()) || (await store.hasKept(revision.revision, INSIGHTS_KEPT)),
+    };
+    if (opts.baseUrl) {
+      // The snapshot a starting service would make, so its documents are made by the same code.
+      snapshot = new Snapshot(data, await installationFeedTag(store, opts.baseUrl));
+      analysed = (await snapshot.prepareInsights(store, analysis)) === 'analysed' && !(await moved());
+    } else {
+      // Without documents to make, no search index: the reviews in the order a snapshot holds them.
+      const reviews = sortNewestFirst(data.reviews);
+      analysed = (await analyseAndKeep(store, { business: data.business ?? PLACEHOLDER_BUSINESS, reviews, revision }, new AnalysisCache(), analysis)) !== null;
+    }
   } catch (err) {
     throw insightsNotMade(err);
   } finally {
     analysing.stop();
   }
-  if (!opts.baseUrl) return;
-  const baseUrl = opts.baseUrl;
+  if (!snapshot || !analysed || !opts.baseUrl) return;
   try {
-    // The snapshot reads the insights kept above (or by a service), as a restart does.
-    if (!(await store.hasKept(revision.revision, INSIGHTS_KEPT)) || (await moved()) || (await store.hasKept(revision.revision, documentsKeptName(baseUrl)))) return;
-    const snapshot = new Snapshot(data, await installationFeedTag(store, baseUrl));
-    await snapshot.prepareInsights(store);
-    await snapshot.prepareDocuments(baseUrl, store);
+    await snapshot.prepareDocuments(opts.baseUrl, store);
   } catch (err) {
-    throw new PreparationError(`the documents for ${baseUrl} were not prepared (${reason(err)}); the service makes them when it next loads this revision`);
+    throw new PreparationError(`the documents for ${opts.baseUrl} were not prepared (${reason(err)}); the service makes them when it next loads this revision`);
   }
 }
 

@@ -44,9 +44,6 @@ const INSIGHTS_ETAG = keptName('/insights.json etag');
 /** Where each review's analysis lies in that document, kept beside it so a restart does not search 46 MB for them at 100k reviews. */
 const INSIGHTS_SPANS = keptName('/insights.json spans');
 
-/** What prepareDocuments keeps for an origin once the published reviews are made: a service or an import that finds it kept does not make them again. */
-export const documentsKeptName = (baseUrl: string): string => keptName('/reviews.json index', baseUrl);
-
 /** Reviews analysed per turn of the event loop while a snapshot is prepared: about 10 ms of work. */
 const ANALYSE_CHUNK = 200;
 
@@ -153,9 +150,10 @@ export class Snapshot {
    * Makes the insights before the snapshot is served. When the store keeps them for this
    * revision and analyser they are loaded ('loaded'); otherwise each review not analysed before
    * is analysed, a chunk at a time with the event loop free in between, and the document is kept
-   * in the store for a restart or another replica ('analysed').
+   * in the store for a restart or another replica ('analysed'). `opts` as for analyseAndKeep:
+   * an analysis told to stop keeps nothing ('stopped').
    */
-  async prepareInsights(store: KeptStore): Promise<'loaded' | 'analysed'> {
+  async prepareInsights(store: KeptStore, opts: Parameters<typeof analyseAndKeep>[3] = {}): Promise<'loaded' | 'analysed' | 'stopped'> {
     const revision = this.revision.revision;
     const [kept, spans, br, etag] = await Promise.all([INSIGHTS_KEPT, INSIGHTS_SPANS, codingName('/insights.json', 'br'), INSIGHTS_ETAG].map((name) => store.loadKept(revision, name)));
     if (kept) {
@@ -169,7 +167,8 @@ export class Snapshot {
       if (!fromSpans) await store.saveKept(revision, INSIGHTS_SPANS, this.insightsKept.spansBytes());
       return 'loaded';
     }
-    const made = (await analyseAndKeep(store, { business: this.business, reviews: this.index.reviews, revision: this.revision }, this.analysisCache))!;
+    const made = await analyseAndKeep(store, { business: this.business, reviews: this.index.reviews, revision: this.revision }, this.analysisCache, opts);
+    if (!made) return 'stopped';
     this.insightsGzip = made.gzip;
     this.insightsKept = made.kept;
     return 'analysed';
@@ -202,7 +201,7 @@ export class Snapshot {
       await pause();
     }
     await this.encodeAndKeep(store, dataset, '/reviews.json', baseUrl, ['gzip', 'br'], reviewsKept);
-    if (!this.reviewBytes.etag) await store.saveKept(this.revision.revision, documentsKeptName(baseUrl), this.reviewBytes.index(dataset.etag));
+    if (!this.reviewBytes.etag) await store.saveKept(this.revision.revision, keptName('/reviews.json index', baseUrl), this.reviewBytes.index(dataset.etag));
     // About 0.1 s at 100k reviews: made here, not by the first permalink or get_review.
     this.idPositions();
     // The MCP resources (escaped copies of the two largest documents) are made on their first
@@ -273,7 +272,7 @@ export class Snapshot {
   /** The published reviews' bytes as kept in the store (the gzip coding and its index), with the brotli coding if kept; null when not kept or not whole. */
   private async keptReviewBytes(baseUrl: string, store: KeptStore): Promise<ReviewBytes | null> {
     const revision = this.revision.revision;
-    const [gzip, index, br] = await Promise.all([codingName('/reviews.json', 'gzip', baseUrl), documentsKeptName(baseUrl), codingName('/reviews.json', 'br', baseUrl)].map((name) => store.loadKept(revision, name)));
+    const [gzip, index, br] = await Promise.all([codingName('/reviews.json', 'gzip', baseUrl), keptName('/reviews.json index', baseUrl), codingName('/reviews.json', 'br', baseUrl)].map((name) => store.loadKept(revision, name)));
     if (!gzip || !index) return null;
     const bytes = ReviewBytes.fromKept(await gunzipWhole(gzip), index, this.index.reviews.length, baseUrl);
     if (bytes) this.keptCodings.set('/reviews.json', br ? { gzip, br } : { gzip });
