@@ -30,6 +30,16 @@ function servesReviews(url: string, count: number, ms: number): Promise<boolean>
   return eventually(async () => ((await (await fetch(`${url}/reviews.json`)).json()) as { reviews: unknown[] }).reviews.length === count, ms);
 }
 
+/** What an SQLite database keeps for its revisions (table `kept`), by name. */
+function keptRows(db: string): { name: string; bytes: Buffer }[] {
+  const conn = new Database(db, { readonly: true });
+  try {
+    return conn.prepare<[], { name: string; bytes: Buffer }>('SELECT name, bytes FROM kept ORDER BY name').all();
+  } finally {
+    conn.close();
+  }
+}
+
 async function stored(db: string) {
   const store = await openTestStore(db);
   try {
@@ -231,8 +241,7 @@ describe('reviewcast import', () => {
     const first = await runCli(['import', file], env);
     assert.equal(first.code, 0, first.stderr);
     assert.equal(first.stderr, '');
-    const kept = () => new Database(db, { readonly: true }).prepare<[], { name: string }>('SELECT name FROM kept').all().map((r) => r.name.split(':')[0]);
-    assert.deepEqual(kept().sort(), ['/insights.json', '/insights.json spans'], 'the revision\'s insights are kept');
+    assert.deepEqual(keptRows(db).map((r) => r.name.split(':')[0]).sort(), ['/insights.json', '/insights.json spans'], 'the revision\'s insights are kept');
     // The store refuses to keep anything from now on.
     const raw = new Database(db);
     raw.exec(`CREATE TRIGGER refuse_kept BEFORE INSERT ON kept BEGIN SELECT RAISE(ABORT, 'no room to keep it'); END;`);
@@ -254,11 +263,7 @@ describe('reviewcast import', () => {
     const first = await runCli(['import', file], env);
     assert.equal(first.code, 0, first.stderr);
     assert.equal(first.stderr, '');
-    const kept = () =>
-      new Database(db, { readonly: true })
-        .prepare<[], { name: string; bytes: Buffer }>('SELECT name, bytes FROM kept ORDER BY name')
-        .all()
-        .map((r) => `${r.name.split(':')[0]} ${r.bytes.toString('base64')}`);
+    const kept = () => keptRows(db).map((r) => `${r.name.split(':')[0]} ${r.bytes.toString('base64')}`);
     const made = kept();
     assert.deepEqual(
       made.map((k) => k.split(' ').slice(0, -1).join(' ').replace(/ \S+,\d{4}-\d{2}-\d{2}$/, ' <tag>')).sort(),

@@ -88,6 +88,7 @@ describe('insights kept per revision in the store', () => {
       await svc.close();
     }
   });
+
   it('an import given BASE_URL makes the documents that name it: the first start reads them, and serves what a service would have made', async () => {
     const BASE = 'https://reviews.example.test';
     // Entry ids name the installation's tagging entity, whose date is the day each database chose

@@ -135,8 +135,8 @@ export async function prepareRevision(store: Store, opts: { progress: boolean; b
   });
   const { revision } = data;
   const moved = async () => (await store.getRevision()).revision !== revision.revision;
-  let snapshot: Snapshot | undefined;
-  let analysed: boolean;
+  /** The snapshot whose documents to make: set only when this import analysed the revision for BASE_URL. */
+  let documentsOf: Snapshot | undefined;
   const analysing = progressBar(opts.progress, 'analysing', data.reviews.length);
   try {
     const analysis = {
@@ -145,21 +145,21 @@ export async function prepareRevision(store: Store, opts: { progress: boolean; b
     };
     if (opts.baseUrl) {
       // The snapshot a starting service would make, so its documents are made by the same code.
-      snapshot = new Snapshot(data, await installationFeedTag(store, opts.baseUrl));
-      analysed = (await snapshot.prepareInsights(store, analysis)) === 'analysed' && !(await moved());
+      const snapshot = new Snapshot(data, await installationFeedTag(store, opts.baseUrl));
+      if ((await snapshot.prepareInsights(store, analysis)) === 'analysed' && !(await moved())) documentsOf = snapshot;
     } else {
       // Without documents to make, no search index: the reviews in the order a snapshot holds them.
       const reviews = sortNewestFirst(data.reviews);
-      analysed = (await analyseAndKeep(store, { business: data.business ?? PLACEHOLDER_BUSINESS, reviews, revision }, new AnalysisCache(), analysis)) !== null;
+      await analyseAndKeep(store, { business: data.business ?? PLACEHOLDER_BUSINESS, reviews, revision }, new AnalysisCache(), analysis);
     }
   } catch (err) {
     throw insightsNotMade(err);
   } finally {
     analysing.stop();
   }
-  if (!snapshot || !analysed || !opts.baseUrl) return;
+  if (!documentsOf || !opts.baseUrl) return;
   try {
-    await snapshot.prepareDocuments(opts.baseUrl, store);
+    await documentsOf.prepareDocuments(opts.baseUrl, store);
   } catch (err) {
     throw new PreparationError(`the documents for ${opts.baseUrl} were not prepared (${reason(err)}); the service makes them when it next loads this revision`);
   }
