@@ -8,7 +8,7 @@ import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import { describe, it } from 'node:test';
 import { buildInsights } from '../src/core/insights/build.js';
 import { buildReviewIndex, searchReviews } from '../src/core/search.js';
-import { InsightsBytes, insightsJson } from '../src/snapshot/insights-bytes.js';
+import { insightsJson } from '../src/snapshot/insights-bytes.js';
 import { analyseAndKeep, INSIGHTS_KEPT, keptName } from '../src/snapshot/snapshot.js';
 import { AnalysisCache } from '../src/core/insights/per-review.js';
 import { request } from 'undici';
@@ -303,21 +303,53 @@ describe('what a snapshot prepares is what it would build on first use', () => {
     assert.ok(grew < 1.5 * body.length, `${grew} bytes of buffers for a ${body.length}-byte body`);
   });
 
-  it('kept spans read a document as locating its analyses does; spans that do not fit it are not used', async () => {
-    const doc = buildInsights(BUSINESS, REVIEWS, '2026-01-01T00:00:00.000Z');
-    const json = await insightsJson(doc, () => yieldToLoop());
-    const ids = [...REVIEWS.map((r) => r.id), 'no-such-review'];
-    const located = InsightsBytes.readNow(json, ids);
-    const spans = located.spansBytes();
-    const read = InsightsBytes.withSpans(json, ids, spans);
-    assert.ok(read);
-    ids.forEach((id, i) => assert.deepEqual(read.analysis(i), doc.per_review[id], id));
-    assert.equal(read.analysis(ids.length - 1), undefined, 'no-such-review');
-    assert.deepEqual(read.overview, located.overview);
-    const shifted = Buffer.from(spans);
-    shifted.writeDoubleLE(shifted.readDoubleLE(0) + 1, 0);
-    assert.equal(InsightsBytes.withSpans(json, ids, shifted), null, 'a span not on an object');
-    assert.equal(InsightsBytes.withSpans(json, ids.slice(1), spans), null, 'spans of other reviews');
+  it('a review\'s analysis made again on demand is its entry in the document; identity streamed from the held gzip is the document', async () => {
+    const database = await freshDatabase();
+    const reviews = [...REVIEWS, { ...REVIEWS[0]!, id: 'rating-only', text: null, rating: 2 }];
+    const svc = await startTestService({ database, business: BUSINESS, reviews });
+    try {
+      const snap = svc.server.live.current();
+      const res = await request(`${svc.url}/insights.json`, { headers: { 'accept-encoding': 'identity' } });
+      assert.equal(res.headers['content-encoding'], undefined);
+      const body = await res.body.text();
+      assert.equal(Number(res.headers['content-length']), Buffer.byteLength(body), 'Content-Length is the streamed identity\'s');
+      const doc = JSON.parse(body) as { per_review: Record<string, unknown> };
+      assert.equal(body, JSON.stringify(buildInsights(snap.business, snap.index.reviews, snap.revision.updated_at)), 'the document, byte for byte');
+      assert.equal(Object.keys(doc.per_review).length, reviews.length);
+      for (const r of reviews) assert.deepEqual(snap.analysisOf(r.id), doc.per_review[r.id], r.id);
+      assert.equal(snap.analysisOf('no-such-review'), undefined);
+      const gzip = await request(`${svc.url}/insights.json`, { headers: { 'accept-encoding': 'gzip' } });
+      assert.equal(gunzipSync(Buffer.from(await gzip.body.arrayBuffer())).toString('utf8'), body, 'the gzip coding holds the same document');
+      assert.equal(gzip.headers.etag, `${res.headers.etag!.slice(0, -1)}-gzip"`, 'one tag, the coding\'s suffix');
+    } finally {
+      await svc.close();
+    }
+  });
+
+  it('kept meta that does not read as such is not used: the revision is analysed again', async () => {
+    const database = await freshDatabase();
+    const first = await startTestService({ database, business: BUSINESS, reviews: REVIEWS });
+    let body: string;
+    let revision: number;
+    try {
+      body = (await insights(first)).body;
+      revision = first.server.live.current().revision.revision;
+    } finally {
+      await first.close();
+    }
+    const store = await openTestStore(database);
+    try {
+      await store.saveKept(revision, keptName('/insights.json meta'), Buffer.from('{"etag":1}'));
+    } finally {
+      await store.close();
+    }
+    const again = await startTestService({ database });
+    try {
+      assert.equal(await analysed(again), REVIEWS.length, 'analysed again');
+      assert.equal((await insights(again)).body, body);
+    } finally {
+      await again.close();
+    }
   });
 
   it('prepared technician and service filters find what filters built on first use find', async () => {
@@ -407,7 +439,9 @@ describe('published reviews kept per revision in the store', () => {
     const other = brotliCompressSync(brotliDecompressSync(before.feed.body), { params: { [constants.BROTLI_PARAM_QUALITY]: 1 } });
     assert.ok(!other.equals(before.feed.body));
     await first.store.saveKept(revision, brName, other);
-    await first.store.saveKept(revision, keptName('/insights.json etag'), Buffer.from('kept-insights-tag'));
+    const metaName = keptName('/insights.json meta');
+    const meta = JSON.parse(String(await first.store.loadKept(revision, metaName))) as { etag: string };
+    await first.store.saveKept(revision, metaName, Buffer.from(JSON.stringify({ ...meta, etag: 'kept-insights-tag' })));
     await first.close();
     const again = await startTestService({ database, baseUrl: BASE });
     try {

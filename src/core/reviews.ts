@@ -45,6 +45,31 @@ function compareNewestFirst(a: Review, b: Review): number {
   return a.id < b.id ? 1 : a.id > b.id ? -1 : 0;
 }
 
+/**
+ * Makes equal strings of loaded reviews one string each: authors, dates, sources and owner
+ * replies repeat across reviews (replies are often a template), and parsing made each its own
+ * copy (at 100k reviews of the bench data, ~20 MB of the heap). In place: the strings are equal,
+ * so nothing a reader sees changes.
+ */
+export function shareRepeatedStrings(reviews: readonly Review[]): void {
+  const seen = new Map<string, string>();
+  const one = (s: string): string => {
+    const kept = seen.get(s);
+    if (kept !== undefined) return kept;
+    seen.set(s, s);
+    return s;
+  };
+  for (const r of reviews) {
+    r.author = one(r.author);
+    r.date = one(r.date);
+    r.source = one(r.source);
+    if (r.owner_reply) {
+      r.owner_reply.text = one(r.owner_reply.text);
+      r.owner_reply.date = one(r.owner_reply.date);
+    }
+  }
+}
+
 export function sortNewestFirst(reviews: readonly Review[]): Review[] {
   return [...reviews].sort(compareNewestFirst);
 }

@@ -1,9 +1,9 @@
 /** Conditional GET and content coding: ETag, Last-Modified, 304 and the pre-compressed bodies. */
 import Negotiator from 'negotiator';
 import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
-import { Readable } from 'node:stream';
+import { pipeline, Readable } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Coding, Representation } from '../snapshot/representation.js';
+import type { Body, Coding, Representation } from '../snapshot/representation.js';
 import { setAnswerCost, type LimitHeaders } from './gate.js';
 
 const CODINGS = ['br', 'gzip', 'identity'];
@@ -59,8 +59,8 @@ function notModifiedSince(header: string, lastModified: Date): boolean {
 export interface PreparedResponse {
   status: 200 | 304;
   headers: Record<string, string | number>;
-  /** The body's buffers, sent in order (a slice of a shared document is one of them, not a copy); null for 304. */
-  body: readonly Buffer[] | null;
+  /** The body as sent (Body); null for 304. */
+  body: Body | null;
   /** Bytes of the body: its Content-Length. */
   length: number;
 }
@@ -104,7 +104,7 @@ export function prepareResponse(rep: Representation, opts: SendOptions, reqHeade
   const fresh = inm !== undefined ? inm === headers.etag || ifNoneMatchHits(inm, rep.etag) : ims !== undefined && notModifiedSince(ims, rep.lastModified);
   if (fresh) return { status: 304, headers, body: null, length: 0 };
   if (wanted && coded === undefined) return { status: 'encode', coding: wanted };
-  const body = coded ? [coded] : rep.parts;
+  const body = coded ? [coded] : rep.body;
   const length = coded ? coded.length : rep.size;
   if (suffix) headers['content-encoding'] = wanted!;
   headers['content-type'] = rep.contentType;
@@ -113,16 +113,21 @@ export function prepareResponse(rep: Representation, opts: SendOptions, reqHeade
 }
 
 /**
- * What a fastify reply sends for a body of several buffers: the one buffer itself, or a stream
- * of them (each written as it is, without joining them into one copy). Content-Length is the
- * caller's to set: fastify sets none for a stream.
+ * What a fastify reply sends for a body: the one buffer itself, or a stream of its buffers (each
+ * written as it is, without joining them into one copy), or its own stream. Content-Length is
+ * the caller's to set: fastify sets none for a stream.
  */
-export function payloadOf(parts: readonly Buffer[]): Buffer | Readable {
+export function payloadOf(parts: Body): Buffer | Readable {
+  if (typeof parts === 'function') return parts();
   return parts.length === 1 ? parts[0]! : Readable.from(parts, { objectMode: false });
 }
 
-/** Ends a raw response with a body of several buffers, corked so they leave in one writev. */
-export function endWithParts(res: ServerResponse, parts: readonly Buffer[] | null): void {
+/** Ends a raw response with a body: several buffers corked so they leave in one writev, a stream piped (a client gone destroys it). */
+export function endWithParts(res: ServerResponse, parts: Body | null): void {
+  if (typeof parts === 'function') {
+    pipeline(parts(), res, () => undefined);
+    return;
+  }
   if (!parts || parts.length <= 1) {
     res.end(parts?.[0]);
     return;

@@ -4,13 +4,13 @@ import type { ServerResponse } from 'node:http';
 import { endWithParts, prepareResponse, type Served } from './conditional.js';
 import { setAnswerCost, setRouteLabel, type AnswerNow, type LimitHeaders } from './gate.js';
 import type { Operation, ServiceContext } from './operation.js';
-import type { Representation } from '../snapshot/representation.js';
+import type { Body, Representation } from '../snapshot/representation.js';
 
-/** One answer as sent: status, headers as writeHead's flat list ending in the RateLimit pair (filled in per request), body's buffers (null for 304) and their length. */
+/** One answer as sent: status, headers as writeHead's flat list ending in the RateLimit pair (filled in per request), body (null for 304) and its length. */
 interface Answer {
   status: number;
   headers: (string | number)[];
-  body: readonly Buffer[] | null;
+  body: Body | null;
   length: number;
 }
 

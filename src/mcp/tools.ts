@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { InvalidCursor, findService, findTechnician, searchReviews, serviceChoices, technicianChoices, type PageBudget } from '../core/search.js';
 import { BusinessSchema } from '../core/schema/business.js';
 import { AggregateRatingSchema } from '../core/schema/dataset.js';
-import { evidenceOf, ReviewAnalyser } from '../core/insights/per-review.js';
+import { evidenceOf } from '../core/insights/per-review.js';
 import {
   AspectEntrySchema,
   AspectEvidenceSchema,
@@ -128,7 +128,7 @@ export const TOOLS: ToolDef[] = [
     run: ({ id }, snap, baseUrl) => {
       const review = snap.review(id.trim().toUpperCase());
       if (!review) return new ToolFailure(`No review has id "${id}". Ids come from search_reviews or get_reviews_since.`);
-      return { review: publishReview(review, baseUrl), analysis: snap.analysisOf(review.id)!, evidence: evidenceOf(new ReviewAnalyser(snap.business), review) };
+      return { review: publishReview(review, baseUrl), analysis: snap.analysisOf(review.id)!, evidence: evidenceOf(snap.analyser(), review) };
     },
   }),
   tool({

@@ -1,6 +1,8 @@
 /** A served body: its bytes, compressed forms, ETag and type. */
 import { createHash } from 'node:crypto';
-import { compressor, SYNC_COMPRESS_BYTES, type Coding } from './compressor.js';
+import { Readable } from 'node:stream';
+import { createGunzip } from 'node:zlib';
+import { compressor, gunzipWhole, SYNC_COMPRESS_BYTES, type Coding } from './compressor.js';
 
 export type { Coding } from './compressor.js';
 
@@ -16,18 +18,23 @@ const MIN_COMPRESS_BYTES = 1024;
 export type Compression = 'now' | 'on-demand';
 
 /**
+ * How an identity body is sent: the buffers it is made of, in order (a slice of a shared document
+ * is one of them, not a copy), or a stream made anew for each request when only a compressed form
+ * is held.
+ */
+export type Body = readonly Buffer[] | (() => Readable);
+
+/**
  * One response body, serialised once and then served many times. The ETag is a hash of the
  * identity bytes (or given by the builder, as a hash of what determines them), so every
  * replica holding the same data sends the same tag.
  */
 export interface Representation {
   readonly contentType: string;
-  /** The identity body as the buffers it is sent as, in order (a slice of a shared document is one of them, not a copy). */
-  readonly parts: readonly Buffer[];
+  /** The identity body as it is sent. */
+  readonly body: Body;
   /** Length of the identity body. */
   readonly size: number;
-  /** The identity body as one buffer: a copy when it has several parts, so for deliveries and examples, not for serving. */
-  readonly identity: Buffer;
   /** Opaque tag without quotes or coding suffix. */
   readonly etag: string;
   readonly lastModified: Date;
@@ -41,6 +48,21 @@ export interface Representation {
   readonly bytes: number;
   /** Calls `listener` whenever a coding is added (the cache holding it counts it again). */
   onGrow(listener: () => void): void;
+}
+
+/** A body whose identity bytes are held (every body but the largest document's). */
+export interface HeldRepresentation extends Representation {
+  readonly parts: readonly Buffer[];
+  readonly body: readonly Buffer[];
+  /** The identity body as one buffer: a copy when it has several parts, so for deliveries and examples, not for serving. */
+  readonly identity: Buffer;
+}
+
+/** The ETag of a body made of these parts: a hash of its bytes, the same in every replica. */
+export function bodyTag(parts: readonly Buffer[]): string {
+  const hash = createHash('sha256');
+  for (const part of parts) hash.update(part);
+  return hash.digest('base64url').slice(0, 27);
 }
 
 function brotliQuality(bytes: number, compression: Compression): number {
@@ -67,7 +89,7 @@ function isParts(body: string | Buffer | BodyParts): body is BodyParts {
   return typeof body === 'object' && !Buffer.isBuffer(body);
 }
 
-class BuiltRepresentation implements Representation {
+class BuiltRepresentation implements HeldRepresentation {
   readonly parts: readonly Buffer[];
   readonly size: number;
   private readonly owned: number;
@@ -94,12 +116,7 @@ class BuiltRepresentation implements Representation {
       this.owned = this.parts[0]!.length;
     }
     this.size = partsLength(this.parts);
-    if (etag === undefined) {
-      const hash = createHash('sha256');
-      for (const part of this.parts) hash.update(part);
-      etag = hash.digest('base64url').slice(0, 27);
-    }
-    this.etag = etag;
+    this.etag = etag ?? bodyTag(this.parts);
     // HTTP dates have whole seconds; truncating keeps If-Modified-Since comparisons exact.
     this.lastModified = new Date(Math.floor(lastModified.getTime() / 1000) * 1000);
     this.lastModifiedHttp = this.lastModified.toUTCString();
@@ -111,6 +128,10 @@ class BuiltRepresentation implements Representation {
       this.encode('gzip').catch(() => undefined);
       this.encode('br').catch(() => undefined);
     }
+  }
+
+  get body(): readonly Buffer[] {
+    return this.parts;
   }
 
   get identity(): Buffer {
@@ -153,6 +174,67 @@ export function buildRepresentation(
   compression: Compression = 'now',
   etag?: string,
   made: Partial<Record<Coding, Buffer>> = {},
-): Representation {
+): HeldRepresentation {
   return new BuiltRepresentation(body, contentType, lastModified, compression, etag, made);
+}
+
+/** Output chunk of an identity body streamed from its gzip form. */
+const STREAM_CHUNK_BYTES = 256 * 1024;
+
+/**
+ * A large document held only compressed: its gzip coding (as kept in the store) and its brotli
+ * coding once made. Identity is streamed from the gzip bytes for each request that asks for it,
+ * so its tens of megabytes are never held (the few clients that do not take a coding pay a
+ * decompression on the thread pool instead, and the cost limit charges them its identity size).
+ */
+class GzipHeldRepresentation implements Representation {
+  readonly lastModified: Date;
+  readonly lastModifiedHttp: string;
+  private br: Buffer | undefined;
+  private making: Promise<void> | undefined;
+  private grew: () => void = () => undefined;
+
+  constructor(
+    private readonly gzip: Buffer,
+    readonly size: number,
+    readonly etag: string,
+    readonly contentType: string,
+    lastModified: Date,
+    br: Buffer | undefined,
+  ) {
+    this.br = br;
+    this.lastModified = new Date(Math.floor(lastModified.getTime() / 1000) * 1000);
+    this.lastModifiedHttp = this.lastModified.toUTCString();
+  }
+
+  readonly body = (): Readable => Readable.from([this.gzip], { objectMode: false }).pipe(createGunzip({ chunkSize: STREAM_CHUNK_BYTES }));
+
+  get bytes(): number {
+    return this.gzip.length + (this.br?.length ?? 0);
+  }
+
+  onGrow(listener: () => void): void {
+    this.grew = listener;
+  }
+
+  coded(coding: Coding): Buffer | undefined {
+    return coding === 'gzip' ? this.gzip : this.br;
+  }
+
+  /** Brotli is made from the identity bytes, decompressed for it and let go once it is made. */
+  encode(coding: Coding): Promise<void> {
+    if (coding === 'gzip' || this.br) return Promise.resolve();
+    this.making ??= gunzipWhole(this.gzip)
+      .then((identity) => compressor.compress('br', [identity], identity.length, brotliQuality(identity.length, 'now')))
+      .then((br) => {
+        this.br = br;
+        this.grew();
+      });
+    return this.making;
+  }
+}
+
+/** A document held as its gzip coding (`size` bytes and `etag` of its identity, known from when it was made). */
+export function gzipHeldRepresentation(gzip: Buffer, size: number, etag: string, contentType: string, lastModified: Date, br?: Buffer): Representation {
+  return new GzipHeldRepresentation(gzip, size, etag, contentType, lastModified, br);
 }

@@ -1,18 +1,18 @@
 /** Everything served for one revision: data, search index and pre-built bodies. */
 import { PLACEHOLDER_BUSINESS } from '../core/dataset.js';
-import { aggregateRating } from '../core/reviews.js';
+import { aggregateRating, shareRepeatedStrings } from '../core/reviews.js';
 import { buildReviewIndex, reviewsSince, type ReviewIndex } from '../core/search.js';
 import type { AggregateRating } from '../core/schema/dataset.js';
 import type { Business } from '../core/schema/business.js';
 import type { KeptStore, RevisionInfo, StoredData } from '../store/store.js';
 import { BodyCaches, type BodyCache } from './body-cache.js';
-import { buildRepresentation, type Coding, type Representation } from './representation.js';
+import { buildRepresentation, gzipHeldRepresentation, type Coding, type HeldRepresentation, type Representation } from './representation.js';
 import { gunzipWhole } from './compressor.js';
 import { escapeAsJsonString, ReviewBytes } from './review-bytes.js';
 import { createHash } from 'node:crypto';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import { BUILD_DIGEST } from './build-digest.js';
-import { InsightsBytes, insightsJson, packInsights, unpackInsights } from './insights-bytes.js';
+import { holdInsights, holdInsightsNow, metaBytes, readMeta, type HeldInsights } from './insights-bytes.js';
 
 import { ATOM_CONTENT_TYPE, renderAtom } from '../core/feeds/atom.js';
 import { renderJsonFeed } from '../core/feeds/jsonfeed.js';
@@ -38,11 +38,8 @@ export const INSIGHTS_KEPT = keptName('/insights.json');
 /** The name of a document's kept coding; `variant` names what else its bytes depend on (a feed's tagging entity). */
 const codingName = (path: KeptDocument, coding: Coding, baseUrl = '', variant = ''): string => keptName(`${path} ${coding}${variant && ` ${variant}`}`, baseUrl);
 
-/** The insights document's ETag (a hash of 46 MB at 100k reviews), kept beside it. */
-const INSIGHTS_ETAG = keptName('/insights.json etag');
-
-/** Where each review's analysis lies in that document, kept beside it so a restart does not search 46 MB for them at 100k reviews. */
-const INSIGHTS_SPANS = keptName('/insights.json spans');
+/** What is read of the kept insights document without decompressing it (InsightsMeta), kept beside it. */
+const INSIGHTS_META = keptName('/insights.json meta');
 
 /** Reviews analysed per turn of the event loop while a snapshot is prepared: about 10 ms of work. */
 const ANALYSE_CHUNK = 200;
@@ -62,8 +59,7 @@ const STOP_CHECK_EVERY = 5000;
 
 /**
  * Analyses a revision's reviews (sorted newest first, as a snapshot holds them) into its insights
- * document and keeps it in the store for that revision, with where each review's analysis lies
- * in it. A snapshot does this when nothing is kept for its revision; an import does it for the
+ * document and keeps it in the store for that revision (its gzip form and meta). A snapshot does this when nothing is kept for its revision; an import does it for the
  * revision it made. `stopIf` is asked every few thousand reviews: when it says so (another
  * process kept them first, or the data moved on) the work stops and nothing is kept (null).
  */
@@ -72,7 +68,7 @@ export async function analyseAndKeep(
   data: { business: Business; reviews: readonly Review[]; revision: RevisionInfo },
   cache: AnalysisCache,
   opts: { onProgress?: (analysed: number, total: number) => void; stopIf?: () => Promise<boolean> } = {},
-): Promise<{ gzip: Buffer; kept: InsightsBytes } | null> {
+): Promise<HeldInsights | null> {
   const { business, reviews, revision } = data;
   const analyser = new ReviewAnalyser(business);
   for (let from = 0; from < reviews.length; from += ANALYSE_CHUNK) {
@@ -82,12 +78,11 @@ export async function analyseAndKeep(
     opts.onProgress?.(to, reviews.length);
     await pause();
   }
-  const json = await insightsJson(buildInsights(business, reviews, revision.updated_at, cache), pause);
-  const gzip = await packInsights(json);
-  await store.saveKept(revision.revision, INSIGHTS_KEPT, gzip);
-  const kept = await InsightsBytes.read(json, reviews.map((r) => r.id), pause);
-  await store.saveKept(revision.revision, INSIGHTS_SPANS, kept.spansBytes());
-  return { gzip, kept };
+  const held = await holdInsights(buildInsights(business, reviews, revision.updated_at, cache), pause);
+  // The document last: another process takes it as kept once it is there, and reads the meta with it.
+  await store.saveKept(revision.revision, INSIGHTS_META, metaBytes(held.meta));
+  await store.saveKept(revision.revision, INSIGHTS_KEPT, held.gzip);
+  return held;
 }
 
 /** Distinguishes the cache keys of the snapshots of one process. */
@@ -114,16 +109,14 @@ export class Snapshot {
   readonly aggregate: AggregateRating;
   readonly lastModified: Date;
   private readonly id = ++snapshotCount;
-  /** The insights document's JSON (per_review read from it when asked), made or loaded once per revision. */
-  private insightsKept: InsightsBytes | null = null;
-  /** The kept (gzipped) form of that document: its gzip coding as served. */
-  private insightsGzip: Buffer | undefined;
+  /** The insights document's gzip form and meta, made or loaded once per revision. */
+  private held: HeldInsights | null = null;
+  /** Analyses single reviews for readers of one review's analysis (analysisOf), made on first use. */
+  private reviewAnalyser: ReviewAnalyser | null = null;
   /** The published reviews serialised once (for one public origin): /reviews.json and every date answer are made of them. */
   private reviewBytes: ReviewBytes | null = null;
   /** The large documents' compressed forms loaded from the store, until each document's representation takes them. */
   private readonly keptCodings = new Map<KeptDocument, Partial<Record<Coding, Buffer>>>();
-  /** The insights document's ETag as kept in the store with it, if it was. */
-  private insightsEtag: string | undefined;
   /** Each review's position by id, made once: permalinks, MCP reads, subscriptions and the insights look reviews up by id. */
   private positions: Map<string, number> | null = null;
   /** Escaped documents being made, so concurrent MCP reads share the work. */
@@ -141,6 +134,7 @@ export class Snapshot {
   ) {
     this.revision = data.revision;
     this.business = data.business ?? PLACEHOLDER_BUSINESS;
+    shareRepeatedStrings(data.reviews);
     this.index = buildReviewIndex(this.business, data.reviews, `${data.revision.revision}@${data.revision.updated_at}`);
     this.aggregate = aggregateRating(this.index.reviews);
     this.lastModified = new Date(data.revision.updated_at);
@@ -155,22 +149,16 @@ export class Snapshot {
    */
   async prepareInsights(store: KeptStore, opts: Parameters<typeof analyseAndKeep>[3] = {}): Promise<'loaded' | 'analysed' | 'stopped'> {
     const revision = this.revision.revision;
-    const [kept, spans, br, etag] = await Promise.all([INSIGHTS_KEPT, INSIGHTS_SPANS, codingName('/insights.json', 'br'), INSIGHTS_ETAG].map((name) => store.loadKept(revision, name)));
-    if (kept) {
+    const [gzip, kept, br] = await Promise.all([INSIGHTS_KEPT, INSIGHTS_META, codingName('/insights.json', 'br')].map((name) => store.loadKept(revision, name)));
+    const meta = kept && readMeta(kept);
+    if (gzip && meta) {
       if (br) this.keptCodings.set('/insights.json', { br });
-      if (etag) this.insightsEtag = etag.toString('latin1');
-      const json = await unpackInsights(kept);
-      const ids = this.reviewIds();
-      const fromSpans = spans && InsightsBytes.withSpans(json, ids, spans);
-      this.insightsKept = fromSpans || (await InsightsBytes.read(json, ids, pause));
-      this.insightsGzip = kept;
-      if (!fromSpans) await store.saveKept(revision, INSIGHTS_SPANS, this.insightsKept.spansBytes());
+      this.held = { gzip, meta };
       return 'loaded';
     }
     const made = await analyseAndKeep(store, { business: this.business, reviews: this.index.reviews, revision: this.revision }, this.analysisCache, opts);
     if (!made) return 'stopped';
-    this.insightsGzip = made.gzip;
-    this.insightsKept = made.kept;
+    this.held = made;
     return 'analysed';
   }
 
@@ -207,9 +195,7 @@ export class Snapshot {
     // The MCP resources (escaped copies of the two largest documents) are made on their first
     // read, a megabyte at a time: made ahead they doubled what a start costs and holds.
     const insightsKept = { ...this.keptCodings.get('/insights.json') };
-    const insights = this.insightsDocument();
-    await this.encodeAndKeep(store, insights, '/insights.json', '', ['br'], insightsKept);
-    if (insights.etag !== this.insightsEtag) await store.saveKept(this.revision.revision, INSIGHTS_ETAG, Buffer.from(insights.etag, 'latin1'));
+    await this.encodeAndKeep(store, this.insightsDocument(), '/insights.json', '', ['br'], insightsKept);
   }
 
   /**
@@ -252,21 +238,28 @@ export class Snapshot {
 
   /** The insights document but per_review (see analysisOf), made on first use unless prepareInsights made it. */
   insights(): InsightsOverview {
-    return this.keptInsights().overview;
+    return this.heldInsights().meta.overview;
   }
 
-  /** The insights document's analysis of one review. */
+  /** The analyser of single reviews for this revision's business profile. */
+  analyser(): ReviewAnalyser {
+    this.reviewAnalyser ??= new ReviewAnalyser(this.business);
+    return this.reviewAnalyser;
+  }
+
+  /**
+   * The insights document's analysis of one review (its per_review entry), made again: the
+   * analysis is deterministic and the document was made by this build (INSIGHTS_KEPT), so it is
+   * the entry, without 46 MB of them held at 100k reviews.
+   */
   analysisOf(id: string): PerReview | undefined {
-    const i = this.positionOf(id);
-    return i === undefined ? undefined : this.keptInsights().analysis(i);
+    const review = this.review(id);
+    return review && this.analyser().analyse(review).per;
   }
 
-  private keptInsights(): InsightsBytes {
-    this.insightsKept ??= InsightsBytes.readNow(
-      Buffer.from(JSON.stringify(buildInsights(this.business, this.index.reviews, this.revision.updated_at, this.analysisCache))),
-      this.reviewIds(),
-    );
-    return this.insightsKept;
+  private heldInsights(): HeldInsights {
+    this.held ??= holdInsightsNow(buildInsights(this.business, this.index.reviews, this.revision.updated_at, this.analysisCache));
+    return this.held;
   }
 
   /** The published reviews' bytes as kept in the store (the gzip coding and its index), with the brotli coding if kept; null when not kept or not whole. */
@@ -277,10 +270,6 @@ export class Snapshot {
     const bytes = ReviewBytes.fromKept(await gunzipWhole(gzip), index, this.index.reviews.length, baseUrl);
     if (bytes) this.keptCodings.set('/reviews.json', br ? { gzip, br } : { gzip });
     return bytes;
-  }
-
-  private reviewIds(): string[] {
-    return this.index.reviews.map((r) => r.id);
   }
 
   /** A document served many times per revision, compressed up front. */
@@ -300,7 +289,7 @@ export class Snapshot {
   }
 
   /** The body of a WebSub topic, as served and as delivered to subscribers. */
-  topic(path: TopicPath, baseUrl: string): Representation {
+  topic(path: TopicPath, baseUrl: string): HeldRepresentation {
     switch (path) {
       case '/reviews.json':
         return this.memo(`topic:/reviews.json:${baseUrl}`, () => {
@@ -320,12 +309,11 @@ export class Snapshot {
     }
   }
 
-  /** /insights.json as served. */
+  /** /insights.json as served: held as its gzip form (the snapshot holds the same buffer), identity streamed from it. */
   insightsDocument(): Representation {
-    // The snapshot holds the bytes for its readers of per_review; the cache holds the same buffer and its compressed forms.
     return this.memo('insights', () => {
-      const made = { ...(this.insightsGzip && { gzip: this.insightsGzip }), ...this.takeCodings('/insights.json') };
-      return buildRepresentation(this.keptInsights().json, JSON_TYPE, this.lastModified, 'now', this.insightsEtag, made);
+      const { gzip, meta } = this.heldInsights();
+      return gzipHeldRepresentation(gzip, meta.size, meta.etag, JSON_TYPE, this.lastModified, this.takeCodings('/insights.json').br);
     });
   }
 
@@ -357,7 +345,7 @@ export class Snapshot {
    * them, so an answer costs its head and tail (and the codings a client asks for); its ETag hashes what the body is
    * made of, so it stays the same while those reviews do.
    */
-  since(date: string, baseUrl: string): Representation {
+  since(date: string, baseUrl: string): HeldRepresentation {
     return this.memoAnswer(`since:${date}:${baseUrl}`, () => {
       const bytes = this.publishedBytes(baseUrl);
       const count = reviewsSince(this.index, date).length;
@@ -378,8 +366,8 @@ export class Snapshot {
     if (Buffer.isBuffer(kept)) return kept;
     let making = this.escaping.get(key);
     if (!making) {
-      const doc = path === '/reviews.json' ? this.topic(path, baseUrl) : this.insightsDocument();
-      making = escapeAsJsonString(doc.identity).finally(() => this.escaping.delete(key));
+      const identity = path === '/reviews.json' ? Promise.resolve(this.topic(path, baseUrl).identity) : gunzipWhole(this.heldInsights().gzip);
+      making = identity.then(escapeAsJsonString).finally(() => this.escaping.delete(key));
       this.escaping.set(key, making);
     }
     const escaped = await making;
@@ -393,12 +381,12 @@ export class Snapshot {
   }
 
   /** A document, built once per snapshot and key while the documents' budget keeps it. */
-  memo(key: string, build: () => Representation): Representation {
+  memo<R extends Representation>(key: string, build: () => R): R {
     return this.cached(this.caches.documents, key, build);
   }
 
   /** An answer to one request (a date, a page of a query), kept while the answers' budget allows. */
-  memoAnswer(key: string, build: () => Representation): Representation {
+  memoAnswer<R extends Representation>(key: string, build: () => R): R {
     return this.cached(this.caches.answers, key, build);
   }
 
@@ -406,10 +394,11 @@ export class Snapshot {
     return `${this.id}:${key}`;
   }
 
-  private cached(cache: BodyCache, name: string, build: () => Representation): Representation {
+  private cached<R extends Representation>(cache: BodyCache, name: string, build: () => R): R {
     const key = this.key(name);
     const kept = cache.get(key);
-    if (kept !== undefined && typeof kept === 'object' && !Buffer.isBuffer(kept)) return kept;
+    // One key, one kind of body: what was cached under it is what `build` makes.
+    if (kept !== undefined && typeof kept === 'object' && !Buffer.isBuffer(kept)) return kept as R;
     const rep = build();
     cache.set(key, rep);
     // Its compressed forms arrive later and count against the budget too.
