@@ -51,12 +51,30 @@ const FEW = 256;
 export class WordIndex {
   /** Every distinct word between newlines: one indexOf scan finds the words containing a part. */
   private readonly vocabulary: string;
+  /** Where each word's positions start in `numbers` (and, at the word after the last, where they end). */
+  private readonly starts: Int32Array;
 
+  /**
+   * `words`: each distinct word and its number, in order; `numbers`: each word's count of
+   * positions, then every word's positions in turn (as toBytes keeps them). Views of one array,
+   * made per lookup, rather than an array object per word (83k of them at 100k reviews).
+   */
   private constructor(
     private readonly lowerText: readonly string[],
-    private readonly postings: Map<string, Int32Array>,
+    private readonly words: Map<string, number>,
+    private readonly numbers: Int32Array,
   ) {
-    this.vocabulary = `\n${[...postings.keys()].join('\n')}\n`;
+    this.vocabulary = `\n${[...words.keys()].join('\n')}\n`;
+    const n = words.size;
+    this.starts = new Int32Array(n + 1);
+    this.starts[0] = n;
+    for (let w = 0; w < n; w++) this.starts[w + 1] = this.starts[w]! + numbers[w]!;
+  }
+
+  /** Ascending positions of the reviews with this word. */
+  private postings(word: string): Int32Array | undefined {
+    const w = this.words.get(word);
+    return w === undefined ? undefined : this.numbers.subarray(this.starts[w], this.starts[w + 1]);
   }
 
   /** Built at once, on the caller's turn of the event loop. */
@@ -85,9 +103,18 @@ export class WordIndex {
       });
       if (i % chunk === chunk - 1) yield;
     }
-    const postings = new Map<string, Int32Array>();
-    for (const [word, list] of lists) postings.set(word, Int32Array.from(list));
-    return new WordIndex(lowerText, postings);
+    let total = 0;
+    for (const list of lists.values()) total += list.length;
+    const words = new Map<string, number>();
+    const numbers = new Int32Array(lists.size + total);
+    let at = lists.size;
+    for (const [word, list] of lists) {
+      numbers[words.size] = list.length;
+      words.set(word, words.size);
+      numbers.set(list, at);
+      at += list.length;
+    }
+    return new WordIndex(lowerText, words, numbers);
   }
 
   /**
@@ -96,25 +123,17 @@ export class WordIndex {
    * every word's positions in turn. fromBytes reads it back.
    */
   toBytes(): Buffer {
-    const vocabulary = Buffer.from([...this.postings.keys()].join('\n'));
+    const vocabulary = Buffer.from([...this.words.keys()].join('\n'));
     const padded = Math.ceil(vocabulary.length / 4) * 4;
-    const words = this.postings.size;
-    let total = 0;
-    for (const list of this.postings.values()) total += list.length;
+    const words = this.words.size;
+    const total = this.numbers.length - words;
     const out = Buffer.alloc(16 + padded + 4 * (words + total));
     out.writeUInt32LE(this.lowerText.length, 0);
     out.writeUInt32LE(words, 4);
     out.writeUInt32LE(total, 8);
     out.writeUInt32LE(vocabulary.length, 12);
     vocabulary.copy(out, 16);
-    const numbers = new Int32Array(out.buffer, out.byteOffset + 16 + padded, words + total);
-    let at = words;
-    let w = 0;
-    for (const list of this.postings.values()) {
-      numbers[w++] = list.length;
-      numbers.set(list, at);
-      at += list.length;
-    }
+    new Int32Array(out.buffer, out.byteOffset + 16 + padded, words + total).set(this.numbers);
     return out;
   }
 
@@ -131,15 +150,15 @@ export class WordIndex {
     // Copied once, so the positions are aligned whatever the offset of the bytes given.
     const numbers = new Int32Array(words + total);
     new Uint8Array(numbers.buffer).set(bytes.subarray(16 + padded));
-    const postings = new Map<string, Int32Array>();
+    const ids = new Map<string, number>();
     let at = words;
     for (let w = 0; w < words; w++) {
       const count = numbers[w]!;
       if (count <= 0 || at + count > numbers.length) return null;
-      postings.set(list[w]!, numbers.subarray(at, at + count));
+      ids.set(list[w]!, w);
       at += count;
     }
-    return at === numbers.length && postings.size === words ? new WordIndex(lowerText, postings) : null;
+    return at === numbers.length && ids.size === words ? new WordIndex(lowerText, ids, numbers) : null;
   }
 
   /**
@@ -161,7 +180,7 @@ export class WordIndex {
     for (const t of tokens) {
       const open = t.openLeft || t.openRight;
       if (open && result !== null && result.length <= FEW) break;
-      const lists = open ? this.partial(t.word, t.openLeft, t.openRight) : [this.postings.get(t.word) ?? new Int32Array(0)];
+      const lists = open ? this.partial(t.word, t.openLeft, t.openRight) : [this.postings(t.word) ?? new Int32Array(0)];
       const set = this.union(lists);
       result = result === null ? set : intersect(result, set);
       if (result.length === 0) break;
@@ -181,7 +200,7 @@ export class WordIndex {
       const at = openLeft ? hit : hit + 1;
       const start = text.lastIndexOf('\n', at) + 1;
       const end = text.indexOf('\n', at + part.length);
-      out.push(this.postings.get(text.slice(start, end))!);
+      out.push(this.postings(text.slice(start, end))!);
       // The next word starts after this one's newline; a prefix pattern needs that newline.
       from = end;
     }
