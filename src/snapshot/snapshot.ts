@@ -59,9 +59,10 @@ const STOP_CHECK_EVERY = 5000;
 
 /**
  * Analyses a revision's reviews (sorted newest first, as a snapshot holds them) into its insights
- * document and keeps it in the store for that revision (its gzip form and meta). A snapshot does this when nothing is kept for its revision; an import does it for the
- * revision it made. `stopIf` is asked every few thousand reviews: when it says so (another
- * process kept them first, or the data moved on) the work stops and nothing is kept (null).
+ * document and keeps it in the store for that revision (its gzip form and meta). A snapshot
+ * does this when nothing is kept for its revision; an import does it for the revision it made.
+ * `stopIf` is asked every few thousand reviews: when it says so (another process kept them
+ * first, or the data moved on) the work stops and nothing is kept (null).
  */
 export async function analyseAndKeep(
   store: KeptStore,
