@@ -241,7 +241,7 @@ describe('reviewcast import', () => {
     const first = await runCli(['import', file], env);
     assert.equal(first.code, 0, first.stderr);
     assert.equal(first.stderr, '');
-    assert.deepEqual(keptRows(db).map((r) => r.name.split(':')[0]).sort(), ['/insights.json', '/insights.json meta'], 'the revision\'s insights are kept');
+    assert.deepEqual(keptRows(db).map((r) => r.name.split(':')[0]).sort(), ['/insights.json'], 'the revision\'s insights are kept');
     // The store refuses to keep anything from now on.
     const raw = new Database(db);
     raw.exec(`CREATE TRIGGER refuse_kept BEFORE INSERT ON kept BEGIN SELECT RAISE(ABORT, 'no room to keep it'); END;`);
@@ -274,7 +274,6 @@ describe('reviewcast import', () => {
         '/feed.xml gzip <tag>',
         '/insights.json',
         '/insights.json br',
-        '/insights.json meta',
         '/reviews.json br',
         '/reviews.json gzip',
         '/reviews.json index',

@@ -8,7 +8,7 @@ import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import { describe, it } from 'node:test';
 import { buildInsights } from '../src/core/insights/build.js';
 import { buildReviewIndex, searchReviews } from '../src/core/search.js';
-import { insightsJson } from '../src/snapshot/insights-bytes.js';
+import { holdInsights, insightsJson, keptInsights, readKeptInsights } from '../src/snapshot/insights-bytes.js';
 import { analyseAndKeep, INSIGHTS_KEPT, keptName } from '../src/snapshot/snapshot.js';
 import { AnalysisCache } from '../src/core/insights/per-review.js';
 import { request } from 'undici';
@@ -321,12 +321,20 @@ describe('what a snapshot prepares is what it would build on first use', () => {
       const gzip = await request(`${svc.url}/insights.json`, { headers: { 'accept-encoding': 'gzip' } });
       assert.equal(gunzipSync(Buffer.from(await gzip.body.arrayBuffer())).toString('utf8'), body, 'the gzip coding holds the same document');
       assert.equal(gzip.headers.etag, `${res.headers.etag!.slice(0, -1)}-gzip"`, 'one tag, the coding\'s suffix');
+      // Through fastify (a query string leaves the fast path) as well as the fast path: GET's length, no body.
+      for (const path of ['/insights.json', '/insights.json?via=fastify']) {
+        const head = await request(`${svc.url}${path}`, { method: 'HEAD', headers: { 'accept-encoding': 'identity' } });
+        assert.equal(Number(head.headers['content-length']), Buffer.byteLength(body), path);
+        assert.equal((await head.body.arrayBuffer()).byteLength, 0, path);
+        const get = await request(`${svc.url}${path}`, { headers: { 'accept-encoding': 'identity' } });
+        assert.equal(await get.body.text(), body, path);
+      }
     } finally {
       await svc.close();
     }
   });
 
-  it('kept meta that does not read as such is not used: the revision is analysed again', async () => {
+  it('kept insights that are not whole are not used: the revision is analysed again', async () => {
     const database = await freshDatabase();
     const first = await startTestService({ database, business: BUSINESS, reviews: REVIEWS });
     let body: string;
@@ -339,7 +347,8 @@ describe('what a snapshot prepares is what it would build on first use', () => {
     }
     const store = await openTestStore(database);
     try {
-      await store.saveKept(revision, keptName('/insights.json meta'), Buffer.from('{"etag":1}'));
+      const kept = (await store.loadKept(revision, INSIGHTS_KEPT))!;
+      await store.saveKept(revision, INSIGHTS_KEPT, kept.subarray(0, kept.length - 100));
     } finally {
       await store.close();
     }
@@ -347,9 +356,25 @@ describe('what a snapshot prepares is what it would build on first use', () => {
     try {
       assert.equal(await analysed(again), REVIEWS.length, 'analysed again');
       assert.equal((await insights(again)).body, body);
+      const res = await request(`${again.url}/insights.json`, { headers: { 'accept-encoding': 'gzip' } });
+      assert.equal(gunzipSync(Buffer.from(await res.body.arrayBuffer())).toString('utf8'), body, 'a whole gzip coding');
     } finally {
       await again.close();
     }
+  });
+
+  it('kept insights read back as they were made, and not when cut, foreign or of another number of reviews', async () => {
+    const doc = buildInsights(BUSINESS, REVIEWS, '2026-01-01T00:00:00.000Z');
+    const held = await holdInsights(doc, () => yieldToLoop());
+    const kept = keptInsights(held);
+    const read = readKeptInsights(kept, REVIEWS.length);
+    assert.ok(read);
+    assert.deepEqual({ ...read, hits: undefined }, { ...held, hits: undefined });
+    REVIEWS.forEach((r, i) => assert.deepEqual(read.hits.at(i), doc.per_review[r.id]!.aspects.map(({ aspect, polarity }) => ({ aspect, polarity })), r.id));
+    assert.equal(readKeptInsights(kept.subarray(0, kept.length - 1), REVIEWS.length), null, 'cut');
+    assert.equal(readKeptInsights(kept, REVIEWS.length + 1), null, 'another number of reviews');
+    assert.equal(readKeptInsights(Buffer.concat([kept.subarray(0, kept.length - held.gzip.length), gzipSync('{}')]), REVIEWS.length), null, 'another body');
+    assert.equal(readKeptInsights(Buffer.from('not kept insights'), REVIEWS.length), null, 'not kept insights');
   });
 
   it('prepared technician and service filters find what filters built on first use find', async () => {
@@ -439,9 +464,8 @@ describe('published reviews kept per revision in the store', () => {
     const other = brotliCompressSync(brotliDecompressSync(before.feed.body), { params: { [constants.BROTLI_PARAM_QUALITY]: 1 } });
     assert.ok(!other.equals(before.feed.body));
     await first.store.saveKept(revision, brName, other);
-    const metaName = keptName('/insights.json meta');
-    const meta = JSON.parse(String(await first.store.loadKept(revision, metaName))) as { etag: string };
-    await first.store.saveKept(revision, metaName, Buffer.from(JSON.stringify({ ...meta, etag: 'kept-insights-tag' })));
+    const held = readKeptInsights((await first.store.loadKept(revision, INSIGHTS_KEPT))!, REVIEWS.length)!;
+    await first.store.saveKept(revision, INSIGHTS_KEPT, keptInsights({ ...held, etag: 'kept-insights-tag' }));
     await first.close();
     const again = await startTestService({ database, baseUrl: BASE });
     try {

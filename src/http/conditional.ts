@@ -125,6 +125,7 @@ export function payloadOf(parts: Body): Buffer | Readable {
 /** Ends a raw response with a body: several buffers corked so they leave in one writev, a stream piped (a client gone destroys it). */
 export function endWithParts(res: ServerResponse, parts: Body | null): void {
   if (typeof parts === 'function') {
+    // An error mid-body can only end the connection (the status is sent): pipeline destroys it.
     pipeline(parts(), res, () => undefined);
     return;
   }
@@ -146,5 +147,7 @@ export async function sendRepresentation(req: FastifyRequest, reply: FastifyRepl
   }
   if (opts.answer && p.status === 200) setAnswerCost(req.raw, rep.size);
   reply.code(p.status).headers(p.headers);
-  return p.body ? reply.send(payloadOf(p.body)) : reply.send();
+  if (!p.body) return reply.send();
+  // A body streamed from a compressed form is not made for a HEAD only to be drained (an empty stream keeps GET's Content-Length).
+  return reply.send(typeof p.body === 'function' && req.method === 'HEAD' ? Readable.from([]) : payloadOf(p.body));
 }

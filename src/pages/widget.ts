@@ -15,12 +15,12 @@ import { layout } from './layout.js';
 /** At most this many aspects in the summary's "what customers mention". */
 const MENTIONS = 6;
 
-/** The aspects the reviews mention most, counted from the per-review analysis of the insights, so a scope counts only its own reviews. */
+/** The aspects the reviews mention most, counted from each review's aspects in the insights, so a scope counts only its own reviews. */
 function mentions(snap: Snapshot, reviews: readonly { id: string }[]): WidgetData['mentions'] {
   const ins = snap.insights();
   const counts = new Map<string, { all: number; positive: number }>();
   for (const r of reviews) {
-    for (const hit of snap.analysisOf(r.id)?.aspects ?? []) {
+    for (const hit of snap.aspectsOf(r.id)) {
       const c = counts.get(hit.aspect) ?? { all: 0, positive: 0 };
       c.all += 1;
       if (hit.polarity === 'positive') c.positive += 1;

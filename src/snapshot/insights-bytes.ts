@@ -2,7 +2,15 @@
 import { gzip, gzipSync } from 'node:zlib';
 import { promisify } from 'node:util';
 import { bodyTag } from './representation.js';
-import type { Insights, InsightsOverview } from '../core/schema/insights.js';
+import type { Insights, InsightsOverview, PerReview } from '../core/schema/insights.js';
+
+/** One aspect a review judges, and how (per_review's `aspects` entry less its phrases). */
+export interface ReviewAspect {
+  aspect: string;
+  polarity: PerReview['aspects'][number]['polarity'];
+}
+
+type Polarity = ReviewAspect['polarity'];
 
 const gzipAsync = promisify(gzip);
 
@@ -31,30 +39,95 @@ export async function insightsJson(doc: Insights, pause: () => Promise<void>): P
   return Buffer.concat(parts);
 }
 
-/**
- * How a document is kept in the store: gzip at the level /insights.json is served with, made off
- * the event loop, so the kept bytes are also the served gzip coding (a restart does not compress
- * 46 MB again at 100k reviews, and every replica sends the same bytes for the same tag).
- */
-export function packInsights(json: Buffer): Promise<Buffer> {
+/** Gzip at the level /insights.json is served with, off the event loop: the kept bytes are also the served gzip coding (every replica sends the same bytes for the same tag). */
+function packInsights(json: Buffer): Promise<Buffer> {
   return gzipAsync(json, { level: 6 });
 }
 
-/** What is read of an insights document without decompressing it, kept beside its gzip form: its identity's ETag and size, and everything but per_review. */
-export interface InsightsMeta {
-  etag: string;
-  size: number;
-  overview: InsightsOverview;
+const POLARITIES: readonly Polarity[] = ['positive', 'negative', 'neutral'];
+
+/**
+ * Every review's aspects and their polarity (per_review's `aspects` less the phrases), a few
+ * bytes a review, in the order of the reviews analysed: what the widget counts over any scope,
+ * without analysing a review again.
+ */
+export class AspectHits {
+  private constructor(
+    private readonly aspects: readonly string[],
+    /** Per review, how many hits, then each hit as aspect index * 3 + polarity index. */
+    private readonly codes: Uint16Array,
+    /** Where each review's hits start in `codes` (its count is just before). */
+    private readonly starts: Uint32Array,
+  ) {}
+
+  static of(perReview: Insights['per_review']): AspectHits {
+    const aspects: string[] = [];
+    const index = new Map<string, number>();
+    const codes: number[] = [];
+    for (const entry of Object.values(perReview)) {
+      codes.push(entry.aspects.length);
+      for (const hit of entry.aspects) {
+        let k = index.get(hit.aspect);
+        if (k === undefined) index.set(hit.aspect, (k = aspects.push(hit.aspect) - 1));
+        codes.push(k * 3 + POLARITIES.indexOf(hit.polarity));
+      }
+    }
+    return AspectHits.from(aspects, Uint16Array.from(codes));
+  }
+
+  private static from(aspects: readonly string[], codes: Uint16Array): AspectHits {
+    const starts: number[] = [];
+    for (let at = 0; at < codes.length; at += 1 + codes[at]!) starts.push(at + 1);
+    return new AspectHits(aspects, codes, Uint32Array.from(starts));
+  }
+
+  get reviews(): number {
+    return this.starts.length;
+  }
+
+  /** The aspects of the review at position `i` of those analysed. */
+  at(i: number): ReviewAspect[] {
+    const from = this.starts[i]!;
+    const hits: ReviewAspect[] = [];
+    for (let k = from; k < from + this.codes[from - 1]!; k++) hits.push({ aspect: this.aspects[Math.floor(this.codes[k]! / 3)]!, polarity: POLARITIES[this.codes[k]! % 3]! });
+    return hits;
+  }
+
+  toJSON(): { aspects: readonly string[]; codes: string } {
+    return { aspects: this.aspects, codes: Buffer.from(this.codes.buffer, this.codes.byteOffset, this.codes.byteLength).toString('base64') };
+  }
+
+  /** Read from toJSON's form; null when it does not hold `reviews` reviews whole. */
+  static read(kept: unknown, reviews: number): AspectHits | null {
+    const k = kept as { aspects?: unknown; codes?: unknown } | null;
+    if (!k || !Array.isArray(k.aspects) || !k.aspects.every((a) => typeof a === 'string') || typeof k.codes !== 'string') return null;
+    const bytes = Buffer.from(k.codes, 'base64');
+    if (bytes.length % 2 !== 0) return null;
+    const codes = new Uint16Array(bytes.length / 2);
+    new Uint8Array(codes.buffer).set(bytes);
+    let at = 0;
+    for (let r = 0; r < reviews; r++) {
+      if (at >= codes.length) return null;
+      const n = codes[at]!;
+      for (let j = at + 1; j <= at + n; j++) if (j >= codes.length || Math.floor(codes[j]! / 3) >= k.aspects.length) return null;
+      at += 1 + n;
+    }
+    return at === codes.length ? AspectHits.from(k.aspects as string[], codes) : null;
+  }
 }
 
 /**
  * A revision's insights as a snapshot holds them: the document's gzip coding (its identity,
- * 99% per_review, is streamed from it when asked for; a review's analysis is made again on
- * demand, the analysis being deterministic) and its meta.
+ * 99% per_review, is streamed from it when asked for), what is read without decompressing it
+ * (the identity's ETag and size, everything but per_review) and every review's aspects (a
+ * review's whole analysis is made again on demand: the analysis is deterministic).
  */
 export interface HeldInsights {
   gzip: Buffer;
-  meta: InsightsMeta;
+  etag: string;
+  size: number;
+  overview: InsightsOverview;
+  hits: AspectHits;
 }
 
 /** Serialises, compresses and describes a document, the event loop free between steps. */
@@ -74,20 +147,41 @@ function held(doc: Insights, json: Buffer, gzip: Buffer): HeldInsights {
   delete rest.per_review;
   // As a restart reads it back: JSON's values only.
   const overview = JSON.parse(JSON.stringify(rest)) as InsightsOverview;
-  return { gzip, meta: { etag: bodyTag([json]), size: json.length, overview } };
+  return { gzip, etag: bodyTag([json]), size: json.length, overview, hits: AspectHits.of(doc.per_review) };
 }
 
-export function metaBytes(meta: InsightsMeta): Buffer {
-  return Buffer.from(JSON.stringify(meta));
+/**
+ * How the store keeps them, as one entry (so no reader sees one part without the other): the
+ * length of a JSON head (ETag, size, overview, hits), the head, then the gzip bytes.
+ */
+export function keptInsights(h: HeldInsights): Buffer {
+  const head = Buffer.from(JSON.stringify({ etag: h.etag, size: h.size, overview: h.overview, hits: h.hits }));
+  const length = Buffer.alloc(4);
+  length.writeUInt32LE(head.length);
+  return Buffer.concat([length, head, h.gzip]);
 }
 
-/** Meta as kept, or null when it is not what metaBytes wrote (then the document is made again). */
-export function readMeta(kept: Buffer): InsightsMeta | null {
+/**
+ * Read back from keptInsights' bytes for a revision of `reviews` reviews; null when they are not
+ * that whole (then the document is made again): a head that does not parse, hits of another
+ * number of reviews, or gzip bytes whose trailer does not give the identity's size.
+ */
+export function readKeptInsights(kept: Buffer, reviews: number): HeldInsights | null {
+  if (kept.length < 4) return null;
+  const headLength = kept.readUInt32LE(0);
+  if (4 + headLength + 18 > kept.length) return null;
+  let head: { etag?: unknown; size?: unknown; overview?: unknown; hits?: unknown };
   try {
-    const meta = JSON.parse(kept.toString('utf8')) as Partial<InsightsMeta>;
-    if (typeof meta.etag === 'string' && Number.isSafeInteger(meta.size) && meta.overview && typeof meta.overview === 'object') return meta as InsightsMeta;
+    head = JSON.parse(kept.toString('utf8', 4, 4 + headLength)) as typeof head;
   } catch {
-    // Not JSON: treated as not kept.
+    return null;
   }
-  return null;
+  const { etag, size, overview } = head;
+  if (typeof etag !== 'string' || typeof size !== 'number' || !Number.isSafeInteger(size) || !overview || typeof overview !== 'object') return null;
+  const hits = AspectHits.read(head.hits, reviews);
+  // Copied out, so the head's bytes are not held with it.
+  const gzip = Buffer.from(kept.subarray(4 + headLength));
+  // ISIZE, the identity's length modulo 2^32 (RFC 1952), and the magic bytes: a cut or foreign body does not pass.
+  if (!hits || gzip[0] !== 0x1f || gzip[1] !== 0x8b || gzip.readUInt32LE(gzip.length - 4) !== size % 2 ** 32) return null;
+  return { gzip, etag, size, overview: overview as InsightsOverview, hits };
 }

@@ -52,7 +52,6 @@ export interface Representation {
 
 /** A body whose identity bytes are held (every body but the largest document's). */
 export interface HeldRepresentation extends Representation {
-  readonly parts: readonly Buffer[];
   readonly body: readonly Buffer[];
   /** The identity body as one buffer: a copy when it has several parts, so for deliveries and examples, not for serving. */
   readonly identity: Buffer;
@@ -184,8 +183,8 @@ const STREAM_CHUNK_BYTES = 256 * 1024;
 /**
  * A large document held only compressed: its gzip coding (as kept in the store) and its brotli
  * coding once made. Identity is streamed from the gzip bytes for each request that asks for it,
- * so its tens of megabytes are never held (the few clients that do not take a coding pay a
- * decompression on the thread pool instead, and the cost limit charges them its identity size).
+ * so its tens of megabytes are not held: a client that takes no coding pays a decompression on
+ * the thread pool instead, and the cost limit charges it the identity's size.
  */
 class GzipHeldRepresentation implements Representation {
   readonly lastModified: Date;

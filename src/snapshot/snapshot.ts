@@ -12,7 +12,7 @@ import { escapeAsJsonString, ReviewBytes } from './review-bytes.js';
 import { createHash } from 'node:crypto';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import { BUILD_DIGEST } from './build-digest.js';
-import { holdInsights, holdInsightsNow, metaBytes, readMeta, type HeldInsights } from './insights-bytes.js';
+import { holdInsights, holdInsightsNow, keptInsights, readKeptInsights, type HeldInsights, type ReviewAspect } from './insights-bytes.js';
 
 import { ATOM_CONTENT_TYPE, renderAtom } from '../core/feeds/atom.js';
 import { renderJsonFeed } from '../core/feeds/jsonfeed.js';
@@ -38,9 +38,6 @@ export const INSIGHTS_KEPT = keptName('/insights.json');
 /** The name of a document's kept coding; `variant` names what else its bytes depend on (a feed's tagging entity). */
 const codingName = (path: KeptDocument, coding: Coding, baseUrl = '', variant = ''): string => keptName(`${path} ${coding}${variant && ` ${variant}`}`, baseUrl);
 
-/** What is read of the kept insights document without decompressing it (InsightsMeta), kept beside it. */
-const INSIGHTS_META = keptName('/insights.json meta');
-
 /** Reviews analysed per turn of the event loop while a snapshot is prepared: about 10 ms of work. */
 const ANALYSE_CHUNK = 200;
 
@@ -59,7 +56,7 @@ const STOP_CHECK_EVERY = 5000;
 
 /**
  * Analyses a revision's reviews (sorted newest first, as a snapshot holds them) into its insights
- * document and keeps it in the store for that revision (its gzip form and meta). A snapshot
+ * document and keeps it in the store for that revision (keptInsights). A snapshot
  * does this when nothing is kept for its revision; an import does it for the revision it made.
  * `stopIf` is asked every few thousand reviews: when it says so (another process kept them
  * first, or the data moved on) the work stops and nothing is kept (null).
@@ -80,9 +77,7 @@ export async function analyseAndKeep(
     await pause();
   }
   const held = await holdInsights(buildInsights(business, reviews, revision.updated_at, cache), pause);
-  // The document last: another process takes it as kept once it is there, and reads the meta with it.
-  await store.saveKept(revision.revision, INSIGHTS_META, metaBytes(held.meta));
-  await store.saveKept(revision.revision, INSIGHTS_KEPT, held.gzip);
+  await store.saveKept(revision.revision, INSIGHTS_KEPT, keptInsights(held));
   return held;
 }
 
@@ -110,7 +105,7 @@ export class Snapshot {
   readonly aggregate: AggregateRating;
   readonly lastModified: Date;
   private readonly id = ++snapshotCount;
-  /** The insights document's gzip form and meta, made or loaded once per revision. */
+  /** The insights as held (HeldInsights), made or loaded once per revision. */
   private held: HeldInsights | null = null;
   /** Analyses single reviews for readers of one review's analysis (analysisOf), made on first use. */
   private reviewAnalyser: ReviewAnalyser | null = null;
@@ -150,11 +145,11 @@ export class Snapshot {
    */
   async prepareInsights(store: KeptStore, opts: Parameters<typeof analyseAndKeep>[3] = {}): Promise<'loaded' | 'analysed' | 'stopped'> {
     const revision = this.revision.revision;
-    const [gzip, kept, br] = await Promise.all([INSIGHTS_KEPT, INSIGHTS_META, codingName('/insights.json', 'br')].map((name) => store.loadKept(revision, name)));
-    const meta = kept && readMeta(kept);
-    if (gzip && meta) {
+    const [kept, br] = await Promise.all([INSIGHTS_KEPT, codingName('/insights.json', 'br')].map((name) => store.loadKept(revision, name)));
+    const held = kept && readKeptInsights(kept, this.index.reviews.length);
+    if (held) {
       if (br) this.keptCodings.set('/insights.json', { br });
-      this.held = { gzip, meta };
+      this.held = held;
       return 'loaded';
     }
     const made = await analyseAndKeep(store, { business: this.business, reviews: this.index.reviews, revision: this.revision }, this.analysisCache, opts);
@@ -239,7 +234,7 @@ export class Snapshot {
 
   /** The insights document but per_review (see analysisOf), made on first use unless prepareInsights made it. */
   insights(): InsightsOverview {
-    return this.heldInsights().meta.overview;
+    return this.heldInsights().overview;
   }
 
   /** The analyser of single reviews for this revision's business profile. */
@@ -256,6 +251,12 @@ export class Snapshot {
   analysisOf(id: string): PerReview | undefined {
     const review = this.review(id);
     return review && this.analyser().analyse(review).per;
+  }
+
+  /** The aspects of a review and their polarity as the insights counted them (per_review's, less the phrases), without analysing it again. */
+  aspectsOf(id: string): ReviewAspect[] {
+    const i = this.positionOf(id);
+    return i === undefined ? [] : this.heldInsights().hits.at(i);
   }
 
   private heldInsights(): HeldInsights {
@@ -313,8 +314,8 @@ export class Snapshot {
   /** /insights.json as served: held as its gzip form (the snapshot holds the same buffer), identity streamed from it. */
   insightsDocument(): Representation {
     return this.memo('insights', () => {
-      const { gzip, meta } = this.heldInsights();
-      return gzipHeldRepresentation(gzip, meta.size, meta.etag, JSON_TYPE, this.lastModified, this.takeCodings('/insights.json').br);
+      const { gzip, size, etag } = this.heldInsights();
+      return gzipHeldRepresentation(gzip, size, etag, JSON_TYPE, this.lastModified, this.takeCodings('/insights.json').br);
     });
   }
 
