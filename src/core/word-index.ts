@@ -40,6 +40,13 @@ function forEachWord(text: string, each: (word: string) => void): void {
   if (start >= 0) each(text.slice(start));
 }
 
+/** Whether a (lower-cased) needle is one word and nothing else: then the reviews the index gives for it are exactly those containing it. */
+export function isOneWord(needle: string): boolean {
+  return ONE_WORD.test(needle);
+}
+
+const ONE_WORD = /^[\p{L}\p{N}]+$/u;
+
 /** Below this many candidates from whole-word lookups, scanning the vocabulary for partial words is not worth it. */
 const FEW = 256;
 
@@ -60,7 +67,8 @@ export class WordIndex {
    * made per lookup, rather than an array object per word (83k of them at 100k reviews).
    */
   private constructor(
-    private readonly lowerText: readonly string[],
+    /** How many reviews it indexes. */
+    private readonly reviews: number,
     private readonly words: Map<string, number>,
     private readonly numbers: Int32Array,
   ) {
@@ -77,25 +85,25 @@ export class WordIndex {
     return w === undefined ? undefined : this.numbers.subarray(this.starts[w], this.starts[w + 1]);
   }
 
-  /** Built at once, on the caller's turn of the event loop. */
-  static build(lowerText: readonly string[]): WordIndex {
-    const steps = WordIndex.steps(lowerText, lowerText.length);
+  /** Built at once from the review texts (lower-cased a text at a time, none kept), on the caller's turn of the event loop. */
+  static build(texts: readonly (string | null)[]): WordIndex {
+    const steps = WordIndex.steps(texts, texts.length);
     for (let step = steps.next(); ; step = steps.next()) if (step.done) return step.value;
   }
 
   /** Built `chunk` reviews at a time, awaiting `pause` between chunks so the caller's event loop stays free. */
-  static async make(lowerText: readonly string[], pause: () => Promise<void>, chunk: number): Promise<WordIndex> {
-    const steps = WordIndex.steps(lowerText, chunk);
+  static async make(texts: readonly (string | null)[], pause: () => Promise<void>, chunk: number): Promise<WordIndex> {
+    const steps = WordIndex.steps(texts, chunk);
     for (let step = steps.next(); ; step = steps.next()) {
       if (step.done) return step.value;
       await pause();
     }
   }
 
-  private static *steps(lowerText: readonly string[], chunk: number): Generator<void, WordIndex> {
+  private static *steps(texts: readonly (string | null)[], chunk: number): Generator<void, WordIndex> {
     const lists = new Map<string, number[]>();
-    for (let i = 0; i < lowerText.length; i++) {
-      forEachWord(lowerText[i]!, (word) => {
+    for (let i = 0; i < texts.length; i++) {
+      forEachWord((texts[i] ?? '').toLowerCase(), (word) => {
         let list = lists.get(word);
         if (list === undefined) lists.set(word, (list = []));
         // Positions arrive in order, so a repeat of the word in this review is the last entry.
@@ -114,7 +122,7 @@ export class WordIndex {
       numbers.set(list, at);
       at += list.length;
     }
-    return new WordIndex(lowerText, words, numbers);
+    return new WordIndex(texts.length, words, numbers);
   }
 
   /**
@@ -128,7 +136,7 @@ export class WordIndex {
     const words = this.words.size;
     const total = this.numbers.length - words;
     const out = Buffer.alloc(16 + padded + 4 * (words + total));
-    out.writeUInt32LE(this.lowerText.length, 0);
+    out.writeUInt32LE(this.reviews, 0);
     out.writeUInt32LE(words, 4);
     out.writeUInt32LE(total, 8);
     out.writeUInt32LE(vocabulary.length, 12);
@@ -137,13 +145,13 @@ export class WordIndex {
     return out;
   }
 
-  /** An index read from toBytes() of the same texts, or null when the bytes do not describe `lowerText.length` reviews whole. */
-  static fromBytes(bytes: Uint8Array, lowerText: readonly string[]): WordIndex | null {
+  /** An index read from toBytes() of the same texts, or null when the bytes do not describe `count` reviews whole. */
+  static fromBytes(bytes: Uint8Array, count: number): WordIndex | null {
     if (bytes.length < 16) return null;
     const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
     const [reviews, words, total, vocabularyBytes] = [0, 4, 8, 12].map((at) => view.getUint32(at, true)) as [number, number, number, number];
     const padded = Math.ceil(vocabularyBytes / 4) * 4;
-    if (reviews !== lowerText.length || bytes.length !== 16 + padded + 4 * (words + total)) return null;
+    if (reviews !== count || bytes.length !== 16 + padded + 4 * (words + total)) return null;
     const vocabulary = new TextDecoder().decode(bytes.subarray(16, 16 + vocabularyBytes));
     const list = words === 0 ? [] : vocabulary.split('\n');
     if (list.length !== words) return null;
@@ -158,7 +166,7 @@ export class WordIndex {
       ids.set(list[w]!, w);
       at += count;
     }
-    return at === numbers.length && ids.size === words ? new WordIndex(lowerText, ids, numbers) : null;
+    return at === numbers.length && ids.size === words ? new WordIndex(count, ids, numbers) : null;
   }
 
   /**
@@ -209,7 +217,7 @@ export class WordIndex {
   private union(lists: Int32Array[]): Int32Array {
     if (lists.length === 1) return lists[0]!;
     const size = lists.reduce((s, l) => s + l.length, 0);
-    const n = this.lowerText.length;
+    const n = this.reviews;
     if (size * 16 < n) {
       // Few positions: concatenate and sort; duplicates are harmless to callers but cheap to drop.
       const all = new Int32Array(size);
