@@ -321,6 +321,9 @@ describe('what a snapshot prepares is what it would build on first use', () => {
       const gzip = await request(`${svc.url}/insights.json`, { headers: { 'accept-encoding': 'gzip' } });
       assert.equal(gunzipSync(Buffer.from(await gzip.body.arrayBuffer())).toString('utf8'), body, 'the gzip coding holds the same document');
       assert.equal(gzip.headers.etag, `${res.headers.etag!.slice(0, -1)}-gzip"`, 'one tag, the coding\'s suffix');
+      const br = await request(`${svc.url}/insights.json`, { headers: { 'accept-encoding': 'br' } });
+      assert.equal(br.headers['content-encoding'], 'br');
+      assert.equal(brotliDecompressSync(Buffer.from(await br.body.arrayBuffer())).toString('utf8'), body, 'the brotli coding, made from the gzip bytes streamed');
       // Through fastify (a query string leaves the fast path) as well as the fast path: GET's length, no body.
       for (const path of ['/insights.json', '/insights.json?via=fastify']) {
         const head = await request(`${svc.url}${path}`, { method: 'HEAD', headers: { 'accept-encoding': 'identity' } });

@@ -49,10 +49,10 @@ class Compressor {
 
   /**
    * Off the event loop, after the compressions already queued. The body's parts (`size` bytes
-   * in all) are streamed through zlib in order, so a body cut from a shared document is never
-   * copied whole first.
+   * in all), or the stream it is read from, go through zlib in order, so a body cut from a
+   * shared document (or decompressed from another coding) is never held whole first.
    */
-  async compress(coding: Coding, parts: readonly Buffer[], size: number, brotliQuality: number): Promise<Buffer> {
+  async compress(coding: Coding, parts: readonly Buffer[] | (() => Readable), size: number, brotliQuality: number): Promise<Buffer> {
     this.pending++;
     try {
       if (this.running >= this.concurrency) await new Promise<void>((r) => this.waiting.push(r));
@@ -60,7 +60,8 @@ class Compressor {
       try {
         const opts = options(coding, size, brotliQuality);
         const engine = coding === 'gzip' ? createGzip(opts) : createBrotliCompress(opts);
-        const [, compressed] = await Promise.all([pipeline(Readable.from(parts, { objectMode: false }), engine), buffer(engine)]);
+        const source = typeof parts === 'function' ? parts() : Readable.from(parts, { objectMode: false });
+        const [, compressed] = await Promise.all([pipeline(source, engine), buffer(engine)]);
         return compressed;
       } finally {
         this.running--;

@@ -2,7 +2,7 @@
 import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
-import { compressor, gunzipWhole, SYNC_COMPRESS_BYTES, type Coding } from './compressor.js';
+import { compressor, SYNC_COMPRESS_BYTES, type Coding } from './compressor.js';
 
 export type { Coding } from './compressor.js';
 
@@ -220,15 +220,13 @@ class GzipHeldRepresentation implements Representation {
     return coding === 'gzip' ? this.gzip : this.br;
   }
 
-  /** Brotli is made from the identity bytes, decompressed for it and let go once it is made. */
+  /** Brotli is made from the identity streamed from the gzip bytes, never held whole. */
   encode(coding: Coding): Promise<void> {
     if (coding === 'gzip' || this.br) return Promise.resolve();
-    this.making ??= gunzipWhole(this.gzip)
-      .then((identity) => compressor.compress('br', [identity], identity.length, brotliQuality(identity.length, 'now')))
-      .then((br) => {
-        this.br = br;
-        this.grew();
-      });
+    this.making ??= compressor.compress('br', this.body, this.size, brotliQuality(this.size, 'now')).then((br) => {
+      this.br = br;
+      this.grew();
+    });
     return this.making;
   }
 }
