@@ -14,6 +14,9 @@ type Polarity = ReviewAspect['polarity'];
 
 const gzipAsync = promisify(gzip);
 
+/** The gzip level /insights.json is kept and served with. */
+const GZIP_LEVEL = { level: 6 };
+
 /** per_review entries serialised per step: a few milliseconds of work. */
 const CHUNK = 2000;
 
@@ -41,7 +44,7 @@ export async function insightsJson(doc: Insights, pause: () => Promise<void>): P
 
 /** Gzip at the level /insights.json is served with, off the event loop: the kept bytes are also the served gzip coding (every replica sends the same bytes for the same tag). */
 function packInsights(json: Buffer): Promise<Buffer> {
-  return gzipAsync(json, { level: 6 });
+  return gzipAsync(json, GZIP_LEVEL);
 }
 
 const POLARITIES: readonly Polarity[] = ['positive', 'negative', 'neutral'];
@@ -64,25 +67,17 @@ export class AspectHits {
     const aspects: string[] = [];
     const index = new Map<string, number>();
     const codes: number[] = [];
+    const starts: number[] = [];
     for (const entry of Object.values(perReview)) {
       codes.push(entry.aspects.length);
+      starts.push(codes.length);
       for (const hit of entry.aspects) {
         let k = index.get(hit.aspect);
         if (k === undefined) index.set(hit.aspect, (k = aspects.push(hit.aspect) - 1));
         codes.push(k * 3 + POLARITIES.indexOf(hit.polarity));
       }
     }
-    return AspectHits.from(aspects, Uint16Array.from(codes));
-  }
-
-  private static from(aspects: readonly string[], codes: Uint16Array): AspectHits {
-    const starts: number[] = [];
-    for (let at = 0; at < codes.length; at += 1 + codes[at]!) starts.push(at + 1);
-    return new AspectHits(aspects, codes, Uint32Array.from(starts));
-  }
-
-  get reviews(): number {
-    return this.starts.length;
+    return new AspectHits(aspects, Uint16Array.from(codes), Uint32Array.from(starts));
   }
 
   /** The aspects of the review at position `i` of those analysed. */
@@ -105,14 +100,16 @@ export class AspectHits {
     if (bytes.length % 2 !== 0) return null;
     const codes = new Uint16Array(bytes.length / 2);
     new Uint8Array(codes.buffer).set(bytes);
+    const starts = new Uint32Array(reviews);
     let at = 0;
     for (let r = 0; r < reviews; r++) {
       if (at >= codes.length) return null;
       const n = codes[at]!;
+      starts[r] = at + 1;
       for (let j = at + 1; j <= at + n; j++) if (j >= codes.length || Math.floor(codes[j]! / 3) >= k.aspects.length) return null;
       at += 1 + n;
     }
-    return at === codes.length ? AspectHits.from(k.aspects as string[], codes) : null;
+    return at === codes.length ? new AspectHits(k.aspects as string[], codes, starts) : null;
   }
 }
 
@@ -139,7 +136,7 @@ export async function holdInsights(doc: Insights, pause: () => Promise<void>): P
 /** The same at once, on the caller's turn of the event loop (a snapshot read before it was prepared). */
 export function holdInsightsNow(doc: Insights): HeldInsights {
   const json = Buffer.from(JSON.stringify(doc));
-  return held(doc, json, gzipSync(json, { level: 6 }));
+  return held(doc, json, gzipSync(json, GZIP_LEVEL));
 }
 
 function held(doc: Insights, json: Buffer, gzip: Buffer): HeldInsights {

@@ -64,6 +64,11 @@ export function bodyTag(parts: readonly Buffer[]): string {
   return hash.digest('base64url').slice(0, 27);
 }
 
+/** HTTP dates have whole seconds; truncating keeps If-Modified-Since comparisons exact. */
+function wholeSeconds(d: Date): Date {
+  return new Date(Math.floor(d.getTime() / 1000) * 1000);
+}
+
 function brotliQuality(bytes: number, compression: Compression): number {
   if (compression === 'on-demand') return 4;
   // Quality 11 is the smallest but ~50x slower; large bodies use a quality that keeps a rebuild in the hundreds of ms.
@@ -116,8 +121,7 @@ class BuiltRepresentation implements HeldRepresentation {
     }
     this.size = partsLength(this.parts);
     this.etag = etag ?? bodyTag(this.parts);
-    // HTTP dates have whole seconds; truncating keeps If-Modified-Since comparisons exact.
-    this.lastModified = new Date(Math.floor(lastModified.getTime() / 1000) * 1000);
+    this.lastModified = wholeSeconds(lastModified);
     this.lastModifiedHttp = this.lastModified.toUTCString();
     if (made.gzip) this.made.gzip = made.gzip;
     if (made.br) this.made.br = made.br;
@@ -202,7 +206,7 @@ class GzipHeldRepresentation implements Representation {
     br: Buffer | undefined,
   ) {
     this.br = br;
-    this.lastModified = new Date(Math.floor(lastModified.getTime() / 1000) * 1000);
+    this.lastModified = wholeSeconds(lastModified);
     this.lastModifiedHttp = this.lastModified.toUTCString();
   }
 
