@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { spawn } from 'node:child_process';
 import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -9,6 +9,9 @@ import { z } from 'zod';
 import pg from 'pg';
 import { CSV_COLUMNS } from '../src/cli/formats/csv.js';
 import { GBP_SPELLINGS } from '../src/cli/formats/gbp.js';
+import { ImportFileError } from '../src/cli/formats/types.js';
+import { FileAccessError, openImportFile, runImport, WHOLE_TEXT_BYTES, type ImportFormat } from '../src/cli/import-command.js';
+import { datasetJson, reviewsDataset } from '../src/core/dataset.js';
 import { DEMO_BUSINESS } from '../src/core/demo/business.js';
 import { demoReviews } from '../src/core/demo/reviews.js';
 import { canonicalReview } from '../src/core/reviews.js';
@@ -636,6 +639,79 @@ describe('reviewcast export', () => {
     assert.match(readFileSync(out, 'utf8'), /"source_id":"crm-7"/);
     // Into the database it came from: nothing changes.
     assert.match((await runCli(['import', out], env)).stdout, /0 added, 0 updated, 0 removed, 9 unchanged; revision 1 \(no change\)/);
+  });
+});
+
+describe('files larger than one string can hold', () => {
+  // V8 strings end at about 512 MB (a million reviews' export). The reader is told a lower limit
+  // here, so the streamed path runs on a small file and is compared with the whole-text one.
+  const importOf = async (path: string, wholeTextBytes: number, format?: ImportFormat) => {
+    const db = await freshDatabase();
+    const store = await openTestStore(db);
+    try {
+      const outcome = await runImport(store, { file: await openImportFile(path), format, wholeTextBytes, replace: false, dryRun: false, progress: false });
+      return { summary: outcome.summary, data: await store.load() };
+    } finally {
+      await store.close();
+    }
+  };
+
+  it('JSON past the limit is streamed: the same reviews and profile as read whole; bad JSON says how far it read', async () => {
+    const dir = tempDir();
+    const file = join(dir, 'in.json');
+    const reviews = demoReviews(60);
+    writeFileSync(file, JSON.stringify({ business: BUSINESS, reviews }));
+    const whole = await importOf(file, WHOLE_TEXT_BYTES);
+    const streamed = await importOf(file, 100);
+    assert.match(streamed.summary, /imported 60 records: 60 added/);
+    assert.deepEqual(streamed.data.reviews, whole.data.reviews);
+    assert.deepEqual(streamed.data.business, whole.data.business);
+    const bare = join(dir, 'bare.json');
+    writeFileSync(bare, JSON.stringify(reviews.slice(0, 3)));
+    assert.equal((await importOf(bare, 10)).data.reviews.length, 3);
+    for (const [text, message] of [
+      ['{"reviews": [{"author": "A",, }]}', /^not valid JSON: .+ \(within the first 33 bytes\)$/],
+      ['[] []', /^not valid JSON: more than one value in the file$/],
+      ['   ', /^not valid JSON: .+/],
+      ['{"reviews": {}}', /expected a JSON array of reviews or an object with a "reviews" array/],
+    ] as const) {
+      const bad = join(dir, 'bad.json');
+      writeFileSync(bad, text);
+      await assert.rejects(importOf(bad, 1), (err: Error) => err instanceof ImportFileError && message.test(err.message), text);
+    }
+    // In a large file the place is near the fault, not the file's end.
+    const long = join(dir, 'long.json');
+    const text = JSON.stringify({ business: BUSINESS, reviews });
+    const fault = text.indexOf('"reviews"') + 5000;
+    writeFileSync(long, `${text.slice(0, fault)}\u0001${text.slice(fault)}`.repeat(4));
+    const read = await importOf(long, 1).then(() => 0, (err: Error) => Number(/within the first ([\d,]+) bytes/.exec(err.message)?.[1]?.replaceAll(',', '')));
+    assert.ok(read > fault && read < statSync(long).size, `read ${read}, fault at ${fault}, of ${statSync(long).size}`);
+  });
+
+  it('a Google Business Profile file past the limit is refused with what to do; a file gone before it is read is a read error', async () => {
+    const dir = tempDir();
+    const file = join(dir, 'gbp.json');
+    writeFileSync(file, JSON.stringify(GBP));
+    await assert.rejects(importOf(file, 100, 'gbp'), /a Google Business Profile file is read whole, and this one \(\d+ bytes\) is larger than 100 bytes; import it as JSON or CSV/);
+    assert.match((await importOf(file, WHOLE_TEXT_BYTES, 'gbp')).summary, /2 added/);
+    const csv = join(dir, 'gone.csv');
+    writeFileSync(csv, CSV);
+    const opened = await openImportFile(csv);
+    rmSync(csv);
+    const store = await openTestStore(await freshDatabase());
+    try {
+      await assert.rejects(runImport(store, { file: opened, format: undefined, replace: false, dryRun: false, progress: false }), (err: Error) => err instanceof FileAccessError && err.message === `cannot read ${csv}: no such file`);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('the export is written in pieces whose text is JSON.stringify of the dataset', () => {
+    const reviews = demoReviews(2500);
+    for (const n of [0, 1, 1000, 2500]) {
+      const list = reviews.slice(0, n);
+      assert.equal([...datasetJson(BUSINESS, list)].join(''), JSON.stringify(reviewsDataset(BUSINESS, list)), `${n} reviews`);
+    }
   });
 });
 

@@ -1,5 +1,7 @@
 /** The import command: reads a file with its format's adapter, validates every record and merges them into the store. */
-import { readFile } from 'node:fs/promises';
+import { constants } from 'node:buffer';
+import { createReadStream } from 'node:fs';
+import { open, readFile } from 'node:fs/promises';
 import { extname } from 'node:path';
 import cliProgress from 'cli-progress';
 import { PLACEHOLDER_BUSINESS } from '../core/dataset.js';
@@ -12,26 +14,11 @@ import { analyseAndKeep, INSIGHTS_KEPT, Snapshot } from '../snapshot/snapshot.js
 import type { Store } from '../store/store.js';
 import { parseCsvImport } from './formats/csv.js';
 import { parseGbpImport } from './formats/gbp.js';
-import { parseJsonImport } from './formats/json.js';
-import type { ParsedImport } from './formats/types.js';
+import { parseJsonImport, streamJsonImport } from './formats/json.js';
+import { ImportFileError, type ParsedImport } from './formats/types.js';
 
 export const IMPORT_FORMATS = ['json', 'csv', 'gbp'] as const;
 export type ImportFormat = (typeof IMPORT_FORMATS)[number];
-
-const PARSERS: Record<ImportFormat, (text: string) => ParsedImport> = {
-  json: parseJsonImport,
-  csv: parseCsvImport,
-  gbp: parseGbpImport,
-};
-
-/** A Google Business Profile `reviews.list` response names its fields so; our JSON never does. */
-const GBP_FIELDS = /"(?:reviewId|starRating)"\s*:/;
-
-/** The format of a file given without --format: CSV by its extension, else GBP when its JSON reads like a Google export, else our JSON. */
-export function guessFormat(file: string, text: string): ImportFormat {
-  if (extname(file).toLowerCase() === '.csv') return 'csv';
-  return GBP_FIELDS.test(text.slice(0, 64 * 1024)) ? 'gbp' : 'json';
-}
 
 /** The file named on the command line cannot be read (missing, a folder, not permitted): a usage problem, not invalid data. */
 export class FileAccessError extends Error {
@@ -40,20 +27,73 @@ export class FileAccessError extends Error {
 
 const WHY: Record<string, string> = { ENOENT: 'no such file', EACCES: 'permission denied', EISDIR: 'it is a folder, not a file' };
 
-/** A file's text, or a FileAccessError naming the file and why in one line. */
-export async function readImportFile(file: string): Promise<string> {
+/** An import file checked readable: its size and its first bytes, enough to tell its format; its reader reads it whole or streams it. */
+export interface ImportFile {
+  path: string;
+  size: number;
+  head: string;
+}
+
+/** Bytes read to tell a file's format. */
+const HEAD_BYTES = 64 * 1024;
+
+/**
+ * Files up to this size are read as one string: JSON.parse is fast and its errors give a
+ * position. A larger file cannot be one string (V8's limit, about 512 MB: an export of a million
+ * reviews), so JSON is streamed; CSV always is.
+ */
+export const WHOLE_TEXT_BYTES = constants.MAX_STRING_LENGTH;
+
+/** A read error as the operator should hear it: the file and why, in one line. */
+function accessError(path: string, err: unknown): unknown {
+  const code = (err as NodeJS.ErrnoException).code;
+  if (code === undefined || code.startsWith('CSV_')) return err;
+  return new FileAccessError(`cannot read ${path}: ${WHY[code] ?? (err as Error).message}`);
+}
+
+/** Opens the file named on the command line and reads its first bytes; a FileAccessError names the file and why it cannot be read. */
+export async function openImportFile(path: string): Promise<ImportFile> {
   try {
-    return await readFile(file, 'utf8');
+    const handle = await open(path, 'r');
+    try {
+      const { size } = await handle.stat();
+      const { buffer, bytesRead } = await handle.read(Buffer.alloc(Math.min(HEAD_BYTES, size)), 0, Math.min(HEAD_BYTES, size), 0);
+      return { path, size, head: buffer.toString('utf8', 0, bytesRead) };
+    } finally {
+      await handle.close();
+    }
   } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code ?? '';
-    throw new FileAccessError(`cannot read ${file}: ${WHY[code] ?? (err as Error).message}`);
+    throw accessError(path, err);
   }
 }
 
+const wholeText = (file: ImportFile) => readFile(file.path, 'utf8');
+
+/** Each format's reader; `wholeTextBytes` is WHOLE_TEXT_BYTES but in tests. */
+const READERS: Record<ImportFormat, (file: ImportFile, wholeTextBytes: number) => Promise<ParsedImport>> = {
+  json: async (file, limit) => (file.size <= limit ? parseJsonImport(await wholeText(file)) : streamJsonImport(createReadStream(file.path))),
+  csv: (file) => parseCsvImport(createReadStream(file.path)),
+  gbp: async (file, limit) => {
+    // A reviews.list response is a page of at most 50 reviews: a file this large is not one.
+    if (file.size > limit) throw new ImportFileError(`a Google Business Profile file is read whole, and this one (${file.size.toLocaleString('en')} bytes) is larger than ${limit.toLocaleString('en')} bytes; import it as JSON or CSV`);
+    return parseGbpImport(await wholeText(file));
+  },
+};
+
+/** A Google Business Profile `reviews.list` response names its fields so; our JSON never does. */
+const GBP_FIELDS = /"(?:reviewId|starRating)"\s*:/;
+
+/** The format of a file given without --format: CSV by its extension, else GBP when its JSON reads like a Google export, else our JSON. */
+export function guessFormat(file: ImportFile): ImportFormat {
+  if (extname(file.path).toLowerCase() === '.csv') return 'csv';
+  return GBP_FIELDS.test(file.head) ? 'gbp' : 'json';
+}
+
 export interface ImportOptions {
-  file: string;
-  /** The file's text (readImportFile), read before the store is opened. */
-  text: string;
+  /** The file, opened before the store is (openImportFile). */
+  file: ImportFile;
+  /** Files larger than this are streamed (WHOLE_TEXT_BYTES, the default, but in tests). */
+  wholeTextBytes?: number;
   /** Guessed from the file's name and content when not given (guessFormat). */
   format: ImportFormat | undefined;
   replace: boolean;
@@ -75,7 +115,9 @@ function progressBar(enabled: boolean, label: string, total: number) {
 
 /** Reads, validates (all or nothing) and merges one file; returns the summary line and, when the seeded demo is involved, what to say about it. */
 export async function runImport(store: Store, opts: ImportOptions): Promise<{ summary: string; notice: string | undefined; changed: boolean }> {
-  const parsed = PARSERS[opts.format ?? guessFormat(opts.file, opts.text)](opts.text);
+  const parsed = await READERS[opts.format ?? guessFormat(opts.file)](opts.file, opts.wholeTextBytes ?? WHOLE_TEXT_BYTES).catch((err: unknown) => {
+    throw accessError(opts.file.path, err);
+  });
   const business = parsed.business === undefined || parsed.business === null ? undefined : validateBusiness(parsed.business);
   const checking = progressBar(opts.progress, 'validating', parsed.records.length);
   let reviews;

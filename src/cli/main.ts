@@ -1,8 +1,10 @@
 /** The reviewcast command line: serve, import, export and hub list. */
-import { writeFile } from 'node:fs/promises';
+import { createWriteStream } from 'node:fs';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import { parseArgs } from 'node:util';
 import { ConfigError, loadBaseUrl, loadDatabaseConfig, loadServeConfig, progressWanted } from '../config.js';
-import { PLACEHOLDER_BUSINESS, reviewsDataset } from '../core/dataset.js';
+import { datasetJson, PLACEHOLDER_BUSINESS } from '../core/dataset.js';
 import { DEMO_BUSINESS } from '../core/demo/business.js';
 import { demoReviews } from '../core/demo/reviews.js';
 import { ImportValidationError } from '../core/import-plan.js';
@@ -12,7 +14,7 @@ import { createLogger } from '../logger.js';
 import { openStore, StoreOpenError } from '../store/open-store.js';
 import { VERSION } from '../version.js';
 import { ImportFileError } from './formats/types.js';
-import { FileAccessError, IMPORT_FORMATS, formatValidationError, PreparationError, prepareRevision, readImportFile, runImport, type ImportFormat } from './import-command.js';
+import { FileAccessError, IMPORT_FORMATS, formatValidationError, PreparationError, openImportFile, prepareRevision, runImport, type ImportFormat } from './import-command.js';
 
 const USAGE = `reviewcast: publish one business's customer reviews
 
@@ -99,12 +101,10 @@ async function importCommand(args: string[]): Promise<void> {
   // The public origin the service will name (its documents are made by the import too); a wrong one is reported before anything is read.
   const baseUrl = loadBaseUrl();
   // Read first: a mistyped file name is reported before the store is opened (or a database file made).
-  let text: string | null = await readImportFile(file);
+  const source = await openImportFile(file);
   const store = await openStore(loadDatabaseConfig());
   try {
-    const { summary, notice, changed } = await runImport(store, { file, text, format, replace: values.replace, dryRun: values['dry-run'], progress: progressWanted() });
-    // The file's text is not needed for the analysis: let it go (tens of megabytes at 100k reviews).
-    text = null;
+    const { summary, notice, changed } = await runImport(store, { file: source, format, replace: values.replace, dryRun: values['dry-run'], progress: progressWanted() });
     process.stdout.write(`${summary}\n`);
     if (notice !== undefined) process.stderr.write(`reviewcast import: ${notice}\n`);
     if (changed) {
@@ -125,14 +125,18 @@ async function exportCommand(args: string[]): Promise<void> {
   const store = await openStore(loadDatabaseConfig());
   try {
     const data = await store.load();
-    const body = JSON.stringify(reviewsDataset(data.business ?? PLACEHOLDER_BUSINESS, sortNewestFirst(data.reviews)));
+    // Written a piece at a time, as the destination takes it: a million reviews are more than one string.
+    const body = () => Readable.from(datasetJson(data.business ?? PLACEHOLDER_BUSINESS, sortNewestFirst(data.reviews)));
     if (positionals[0]) {
-      await writeFile(positionals[0], body).catch((err: NodeJS.ErrnoException) => {
+      await pipeline(body(), createWriteStream(positionals[0])).catch((err: NodeJS.ErrnoException) => {
         throw new FileAccessError(`cannot write ${positionals[0]}: ${err.code === 'ENOENT' ? 'no such folder' : err.code === 'EACCES' ? 'permission denied' : err.message}`);
       });
       process.stderr.write(`exported ${data.reviews.length} reviews to ${positionals[0]}\n`);
     } else {
-      process.stdout.write(body);
+      // A reader that stops early (`| head`) closes the pipe: not an error of the export.
+      await pipeline(body(), process.stdout, { end: false }).catch((err: NodeJS.ErrnoException) => {
+        if (err.code !== 'EPIPE') throw err;
+      });
     }
   } finally {
     await store.close();

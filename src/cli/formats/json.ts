@@ -1,4 +1,7 @@
 /** Reads a JSON import file: the /reviews.json document or a bare array of reviews. */
+import type { ReadStream } from 'node:fs';
+import { pipeline } from 'node:stream/promises';
+import { streamValues } from 'stream-json/streamers/stream-values.js';
 import { ImportFileError, type ParsedImport } from './types.js';
 
 /** The /reviews.json document ({ business, aggregate_rating?, reviews }) or a bare array of reviews. */
@@ -9,6 +12,31 @@ export function parseJsonImport(text: string): ParsedImport {
   } catch (err) {
     throw new ImportFileError(`not valid JSON: ${(err as Error).message}`);
   }
+  return shapeOf(doc);
+}
+
+/**
+ * The same from a stream, for a file larger than one string can hold (V8's limit, about 512 MB:
+ * a million reviews' export). The streaming parser gives no position, so an error says how far
+ * the file had been read.
+ */
+export async function streamJsonImport(input: ReadStream): Promise<ParsedImport> {
+  const docs: unknown[] = [];
+  try {
+    await pipeline(input, streamValues.withParserAsStream(), async (values: AsyncIterable<{ value: unknown }>) => {
+      for await (const { value } of values) docs.push(value);
+    });
+  } catch (err) {
+    // A read error (the file went away) is the file's, not its JSON's.
+    if ((err as NodeJS.ErrnoException).code !== undefined) throw err;
+    throw new ImportFileError(`not valid JSON: ${(err as Error).message} (within the first ${input.bytesRead.toLocaleString('en')} bytes)`);
+  }
+  // The streaming parser reads a sequence of values; a file is one document.
+  if (docs.length !== 1) throw new ImportFileError(docs.length === 0 ? 'not valid JSON: the file holds no value' : 'not valid JSON: more than one value in the file');
+  return shapeOf(docs[0]);
+}
+
+function shapeOf(doc: unknown): ParsedImport {
   // Counted from 1 like CSV records, with the 0-based JSON path beside it: "record 2 (reviews[1])".
   const toRecords = (list: unknown[], path: string) => list.map((value, i) => ({ where: `record ${i + 1} (${path}[${i}])`, value }));
   if (Array.isArray(doc)) return { records: toRecords(doc, '') };
