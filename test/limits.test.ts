@@ -220,22 +220,46 @@ describe('graceful shutdown', () => {
 });
 
 describe('a body larger than a whole cache', () => {
-  it('is logged once per cache, revision and kind of body, not on every request', async () => {
+  it('is logged once per cache, revision and kind of body, not on every request; the documents every reader gets are held by the revision, not the cache', async () => {
     const lines: string[] = [];
     const logger = pino({ level: 'warn' }, { write: (line: string) => void lines.push(line) });
     const reviews = benchReviews(3000);
-    // Budgets far below the bodies: /reviews.json (about 2 MB) never fits the documents', a gzipped since answer never fits the answers'.
+    // Budgets far below the bodies: /reviews.json's MCP resource (about 2 MB escaped) never fits the documents', a gzipped since answer never fits the answers'.
     const svc = await startTestService({ business: BUSINESS, reviews, logger, cost: { documentCacheBytes: 64 * 1024, answerCacheBytes: 4 * 1024 } });
     try {
       const tooLarge = (cache: string, kind: string) => lines.filter((l) => l.includes(`"cache":"${cache}"`) && new RegExp(`"key":"\\d+:${kind}:`).test(l)).length;
-      for (let i = 0; i < 3; i++) assert.equal((await fetch(`${svc.url}/reviews.json`)).status, 200);
+      const init = await fetch(`${svc.url}/mcp`, {
+        method: 'POST',
+        headers: MCP_HEADERS,
+        body: JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } }),
+      });
+      assert.equal(init.status, 200);
+      await init.arrayBuffer();
+      const sid = init.headers.get('mcp-session-id')!;
+      for (let i = 1; i <= 3; i++) {
+        const read = await fetch(`${svc.url}/mcp`, {
+          method: 'POST',
+          headers: { ...MCP_HEADERS, 'mcp-session-id': sid, 'mcp-protocol-version': '2025-06-18' },
+          body: JSON.stringify({ jsonrpc: '2.0', id: i, method: 'resources/read', params: { uri: `${svc.url}/reviews.json` } }),
+        });
+        assert.equal(read.status, 200);
+        assert.match(await read.text(), /"contents"/);
+      }
       for (const day of ['01', '02', '03']) {
         const res = await fetch(`${svc.url}/api/reviews/since/1900-01-${day}`, { headers: { 'accept-encoding': 'gzip' } });
         assert.equal(res.status, 200);
         assert.equal(res.headers.get('content-encoding'), 'gzip');
         await res.arrayBuffer();
       }
-      assert.equal(tooLarge('documents', 'topic'), 1, lines.join(''));
+      const snap = svc.server.live.current();
+      for (let i = 0; i < 3; i++) assert.equal((await fetch(`${svc.url}/reviews.json`, { headers: { 'accept-encoding': 'gzip' } })).status, 200);
+      // /reviews.json (about 2 MB) is far above the documents' budget, yet made once: the same object each time, its codings with it.
+      const topic = snap.topic('/reviews.json', svc.url);
+      assert.equal(snap.topic('/reviews.json', svc.url), topic);
+      assert.ok(topic.coded('gzip') && topic.coded('br'));
+      assert.equal(snap.insightsDocument(), snap.insightsDocument());
+      assert.equal(tooLarge('documents', 'topic'), 0, lines.join(''));
+      assert.equal(tooLarge('documents', 'escaped'), 1, lines.join(''));
       assert.equal(tooLarge('answers', 'since'), 1, lines.join(''));
     } finally {
       await svc.close();

@@ -115,6 +115,13 @@ export class Snapshot {
   private readonly keptCodings = new Map<KeptDocument, Partial<Record<Coding, Buffer>>>();
   /** Each review's position by id, made once: permalinks, MCP reads, subscriptions and the insights look reviews up by id. */
   private positions: Map<string, number> | null = null;
+  /**
+   * The documents this revision serves to everyone (the topics and /insights.json), made once
+   * and held with the snapshot rather than in the byte-bounded cache: they are what a revision
+   * is, and a cache too small for them (1M reviews make a 644 MB /reviews.json) had each request
+   * build and compress one again.
+   */
+  private readonly served = new Map<string, Representation>();
   /** Escaped documents being made, so concurrent MCP reads share the work. */
   private readonly escaping = new Map<string, Promise<Buffer>>();
 
@@ -294,18 +301,18 @@ export class Snapshot {
   topic(path: TopicPath, baseUrl: string): HeldRepresentation {
     switch (path) {
       case '/reviews.json':
-        return this.memo(`topic:/reviews.json:${baseUrl}`, () => {
+        return this.hold(`topic:/reviews.json:${baseUrl}`, () => {
           const bytes = this.publishedBytes(baseUrl);
           const codings = this.takeCodings('/reviews.json');
           // Kept codings belong to kept bytes; bytes made again (another origin) are compressed again.
           return buildRepresentation(bytes.dataset, JSON_TYPE, this.lastModified, 'now', bytes.etag, bytes.etag ? codings : {});
         });
       case '/api/feed.json':
-        return this.memo('topic:/api/feed.json', () =>
+        return this.hold('topic:/api/feed.json', () =>
           buildRepresentation(JSON.stringify(renderJsonFeed(this.business, this.index.reviews, baseUrl, this.feedTag)), JSON_TYPE, this.lastModified, 'now', undefined, this.takeCodings(path)),
         );
       case '/feed.xml':
-        return this.memo('topic:/feed.xml', () =>
+        return this.hold('topic:/feed.xml', () =>
           buildRepresentation(renderAtom(this.business, this.index.reviews, baseUrl, this.feedTag, this.lastModified.toISOString()), ATOM_CONTENT_TYPE, this.lastModified, 'now', undefined, this.takeCodings(path)),
         );
     }
@@ -313,7 +320,7 @@ export class Snapshot {
 
   /** /insights.json as served: held as its gzip form (the snapshot holds the same buffer), identity streamed from it. */
   insightsDocument(): Representation {
-    return this.memo('insights', () => {
+    return this.hold('insights', () => {
       const { gzip, size, etag } = this.heldInsights();
       return gzipHeldRepresentation(gzip, size, etag, JSON_TYPE, this.lastModified, this.takeCodings('/insights.json').br);
     });
@@ -380,6 +387,13 @@ export class Snapshot {
   /** Lets go of this snapshot's bodies in the shared caches: it is served no more (a request still finishing keeps its own). */
   release(): void {
     this.caches.forget(this.key(''));
+  }
+
+  /** A document every reader is served, built once per snapshot (see `served`). */
+  private hold<R extends Representation>(key: string, build: () => R): R {
+    let rep = this.served.get(key) as R | undefined;
+    if (!rep) this.served.set(key, (rep = build()));
+    return rep;
   }
 
   /** A document, built once per snapshot and key while the documents' budget keeps it. */
