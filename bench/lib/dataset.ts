@@ -2,12 +2,12 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { DEMO_BUSINESS } from '../../src/core/demo/business.js';
 import { demoReviews } from '../../src/core/demo/reviews.js';
 import { deterministicUlid } from '../../src/core/ids.js';
 import { sortNewestFirst } from '../../src/core/reviews.js';
 import type { Review } from '../../src/core/schema/review.js';
-import { openSqliteStore } from '../../src/store/sqlite/sqlite-store.js';
 
 /**
  * N distinct reviews recombined from the demo texts, newest first: realistic words at any
@@ -44,19 +44,17 @@ export function cliImport(root: string, file: string, databaseUrl: string, env: 
   return Number(kib) / 1024;
 }
 
-/** A fresh SQLite database in a temporary folder holding the demo business and N bench reviews. */
-export async function benchDatabase(n: number, root?: string): Promise<string> {
+/**
+ * A fresh SQLite database in a temporary folder holding the demo business and N bench reviews,
+ * imported with the CLI of this checkout or of `root` (another build, with its own schema), as
+ * a deployment loads its data: the import analyses the revision and keeps its insights, so the
+ * service starts from them and holds no per-review analyses, as in production.
+ */
+export async function benchDatabase(n: number, root = fileURLToPath(new URL('../..', import.meta.url))): Promise<string> {
   const dir = mkdtempSync(join(tmpdir(), 'rc-bench-'));
   const path = join(dir, 'bench.db');
-  if (root) {
-    // Another build (a "before" checkout) imports with its own CLI, so the database has its schema.
-    const file = join(dir, 'reviews.json');
-    writeFileSync(file, JSON.stringify({ business: DEMO_BUSINESS, reviews: benchReviews(n) }));
-    cliImport(root, file, path);
-    return path;
-  }
-  const store = openSqliteStore(path);
-  await store.importReviews({ reviews: benchReviews(n), business: DEMO_BUSINESS, replace: false, dryRun: false });
-  await store.close();
+  const file = join(dir, 'reviews.json');
+  writeFileSync(file, JSON.stringify({ business: DEMO_BUSINESS, reviews: benchReviews(n) }));
+  cliImport(root, file, path);
   return path;
 }
