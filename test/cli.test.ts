@@ -669,6 +669,11 @@ describe('files larger than one string can hold', () => {
     const bare = join(dir, 'bare.json');
     writeFileSync(bare, JSON.stringify(reviews.slice(0, 3)));
     assert.equal((await importOf(bare, 10)).data.reviews.length, 3);
+    // A byte order mark, as Windows tools write one, is skipped either way.
+    const marked = join(dir, 'marked.json');
+    writeFileSync(marked, `\ufeff${JSON.stringify(reviews.slice(0, 2))}`);
+    assert.equal((await importOf(marked, WHOLE_TEXT_BYTES)).data.reviews.length, 2);
+    assert.equal((await importOf(marked, 10)).data.reviews.length, 2);
     for (const [text, message] of [
       ['{"reviews": [{"author": "A",, }]}', /^not valid JSON: .+ \(within the first 33 bytes\)$/],
       ['[] []', /^not valid JSON: more than one value in the file$/],

@@ -8,7 +8,8 @@ import { ImportFileError, type ParsedImport } from './types.js';
 export function parseJsonImport(text: string): ParsedImport {
   let doc: unknown;
   try {
-    doc = JSON.parse(text);
+    // A byte order mark (Windows tools write one) is not JSON but says nothing against the file; the streamed path skips it too.
+    doc = JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
   } catch (err) {
     throw new ImportFileError(`not valid JSON: ${(err as Error).message}`);
   }
