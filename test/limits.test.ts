@@ -266,3 +266,42 @@ describe('a body larger than a whole cache', () => {
     }
   });
 });
+
+describe('a retired revision', () => {
+  it('is let go once a new one is served, after MCP clients listed and completed its prompts', async () => {
+    assert.ok(globalThis.gc, 'run with --expose-gc (npm test does)');
+    const reviews = benchReviews(600);
+    const svc = await startTestService({ business: BUSINESS, reviews: reviews.slice(0, 400), revisionPollMs: 50 });
+    try {
+      const init = await fetch(`${svc.url}/mcp`, {
+        method: 'POST',
+        headers: MCP_HEADERS,
+        body: JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } }),
+      });
+      await init.arrayBuffer();
+      const headers = { ...MCP_HEADERS, 'mcp-session-id': init.headers.get('mcp-session-id')!, 'mcp-protocol-version': '2025-06-18' };
+      const call = async (id: number, method: string, params: object) => {
+        const res = await fetch(`${svc.url}/mcp`, { method: 'POST', headers, body: JSON.stringify({ jsonrpc: '2.0', id, method, params }) });
+        assert.equal(res.status, 200);
+        return res.text();
+      };
+      const retired: WeakRef<object>[] = [];
+      for (let i = 1; i <= 3; i++) {
+        const snap = svc.server.live.current();
+        retired.push(new WeakRef(snap));
+        assert.match(await call(i, 'prompts/list', {}), /summarise_aspect/);
+        assert.match(await call(i + 10, 'completion/complete', { ref: { type: 'ref/prompt', name: 'summarise_aspect' }, argument: { name: 'aspect', value: 'pri' } }), /pricing/);
+        await svc.store.importReviews({ reviews: reviews.slice(0, 400 + i * 50), business: BUSINESS, replace: false, dryRun: false });
+        assert.ok(await eventually(async () => svc.server.live.current() !== snap, 10_000));
+      }
+      // A WeakRef's target is kept until the current job ends: collect between turns.
+      for (let i = 0; i < 5; i++) {
+        globalThis.gc!();
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      assert.deepEqual(retired.map((r) => r.deref() !== undefined), [false, false, false], 'no retired snapshot is still reachable');
+    } finally {
+      await svc.close();
+    }
+  });
+});

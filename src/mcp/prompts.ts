@@ -78,17 +78,35 @@ function userText(text: string): GetPromptResult['messages'][number] {
   return { role: 'user', content: { type: 'text', text } };
 }
 
+/** A kind of argument completed from the data. */
+type Completed = keyof ReturnType<typeof completers>;
+
+/**
+ * Copies of argument schemas made completable against a snapshot held weakly. zod can keep a
+ * schema past its server (a lazily cached getter on its shared prototype held the first one
+ * seen), and a completer that reached the snapshot kept a retired one, and all it holds, alive.
+ * Made here, not inside registerPrompts: a V8 closure keeps its whole scope, and that one holds
+ * the snapshot.
+ */
+function completableShape<S extends Record<string, z.ZodType>>(args: S, kinds: { [K in keyof S]: Completed }, weak: WeakRef<Snapshot>): S {
+  const complete = (kind: Completed, value: unknown): string[] => {
+    const current = weak.deref();
+    return current ? completers(current)[kind](String(value ?? '')) : [];
+  };
+  return Object.fromEntries(Object.entries(args).map(([arg, schema]) => [arg, completable(schema.clone(), (value: unknown) => complete(kinds[arg as keyof S], value) as never)])) as unknown as S;
+}
+
 /**
  * Registers the prompts on a server over one snapshot. Each argument schema is a copy of the
  * one in core/schema made completable against this snapshot (completable marks the schema it
  * is given, so the shared definition is never marked).
  */
 export function registerPrompts(server: McpServer, snap: Snapshot, baseUrl: string): PromptShapes {
-  const complete = completers(snap);
+  const weak = new WeakRef(snap);
   const business = snap.business.name;
   const shapes: PromptShapes = {};
-  const shape = <S extends Record<string, z.ZodType>>(name: PromptName, args: S, kinds: { [K in keyof S]: (value: string) => string[] }): S => {
-    const made = Object.fromEntries(Object.entries(args).map(([arg, schema]) => [arg, completable(schema.clone(), (value: unknown) => kinds[arg as keyof S]!(String(value ?? '')) as never)])) as unknown as S;
+  const shape = <S extends Record<string, z.ZodType>>(name: PromptName, args: S, kinds: { [K in keyof S]: Completed }): S => {
+    const made = completableShape(args, kinds, weak);
     shapes[name] = made;
     return made;
   };
@@ -98,7 +116,7 @@ export function registerPrompts(server: McpServer, snap: Snapshot, baseUrl: stri
     'summarise_aspect',
     {
       ...PROMPTS.summarise_aspect,
-      argsSchema: shape('summarise_aspect', PROMPT_ARGUMENTS.summarise_aspect, { aspect: complete.aspect }),
+      argsSchema: shape('summarise_aspect', PROMPT_ARGUMENTS.summarise_aspect, { aspect: 'aspect' }),
     },
     ({ aspect }) => {
       const all = snap.insights().aspects;
@@ -126,7 +144,7 @@ export function registerPrompts(server: McpServer, snap: Snapshot, baseUrl: stri
     'compare_technicians',
     {
       ...PROMPTS.compare_technicians,
-      argsSchema: shape('compare_technicians', PROMPT_ARGUMENTS.compare_technicians, { technicians: complete.technicians }),
+      argsSchema: shape('compare_technicians', PROMPT_ARGUMENTS.compare_technicians, { technicians: 'technicians' }),
     },
     ({ technicians }) => {
       const all = snap.insights().entities.technicians;
@@ -158,7 +176,7 @@ export function registerPrompts(server: McpServer, snap: Snapshot, baseUrl: stri
     'changes_since',
     {
       ...PROMPTS.changes_since,
-      argsSchema: shape('changes_since', PROMPT_ARGUMENTS.changes_since, { date: complete.date }),
+      argsSchema: shape('changes_since', PROMPT_ARGUMENTS.changes_since, { date: 'date' }),
     },
     ({ date }) => {
       const recent = reviewsSince(snap.index, date);
@@ -185,7 +203,7 @@ export function registerPrompts(server: McpServer, snap: Snapshot, baseUrl: stri
     'draft_reply',
     {
       ...PROMPTS.draft_reply,
-      argsSchema: shape('draft_reply', PROMPT_ARGUMENTS.draft_reply, { id: complete.id, tone: complete.tone }),
+      argsSchema: shape('draft_reply', PROMPT_ARGUMENTS.draft_reply, { id: 'id', tone: 'tone' }),
     },
     ({ id, tone }) => {
       const review = byId(id);

@@ -387,6 +387,8 @@ export class Snapshot {
   /** Lets go of this snapshot's bodies in the shared caches: it is served no more (a request still finishing keeps its own). */
   release(): void {
     this.caches.forget(this.key(''));
+    // Whatever still holds this snapshot (a request finishing keeps its own body) does not keep its documents too.
+    this.served.clear();
   }
 
   /** A document every reader is served, built once per snapshot (see `served`). */
