@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
@@ -666,6 +666,20 @@ describe('files larger than one string can hold', () => {
     assert.match(streamed.summary, /imported 60 records: 60 added/);
     assert.deepEqual(streamed.data.reviews, whole.data.reviews);
     assert.deepEqual(streamed.data.business, whole.data.business);
+    // A pipe is read once, into memory, and streamed from there past the limit.
+    const fifo = join(dir, 'fifo');
+    execFileSync('mkfifo', [fifo]);
+    const writer = spawn('bash', ['-c', 'cat "$0" > "$1"', file, fifo]);
+    const written = new Promise((resolve) => writer.on('close', resolve));
+    const fromFifo = await openImportFile(fifo);
+    await written;
+    const store = await openTestStore(await freshDatabase());
+    try {
+      assert.match((await runImport(store, { file: fromFifo, format: undefined, wholeTextBytes: 100, replace: false, dryRun: false, progress: false })).summary, /60 added/);
+      assert.deepEqual((await store.load()).reviews, whole.data.reviews);
+    } finally {
+      await store.close();
+    }
     const bare = join(dir, 'bare.json');
     writeFileSync(bare, JSON.stringify(reviews.slice(0, 3)));
     assert.equal((await importOf(bare, 10)).data.reviews.length, 3);
@@ -697,7 +711,7 @@ describe('files larger than one string can hold', () => {
     const dir = tempDir();
     const file = join(dir, 'gbp.json');
     writeFileSync(file, JSON.stringify(GBP));
-    await assert.rejects(importOf(file, 100, 'gbp'), /a Google Business Profile file is read whole, and this one \(\d+ bytes\) is larger than 100 bytes; import it as JSON or CSV/);
+    await assert.rejects(importOf(file, 100, 'gbp'), /a Google Business Profile file is read whole, and this one \(\d+ bytes\) is larger than 100 bytes; split it into smaller files \(a reviews\.list page holds at most 50 reviews\) or convert it to our JSON or CSV/);
     assert.match((await importOf(file, WHOLE_TEXT_BYTES, 'gbp')).summary, /2 added/);
     const csv = join(dir, 'gone.csv');
     writeFileSync(csv, CSV);
@@ -709,6 +723,29 @@ describe('files larger than one string can hold', () => {
     } finally {
       await store.close();
     }
+  });
+
+  it('a pipe (/dev/stdin) is read once, whole: its format is guessed from its content, JSON and CSV import, bad JSON is refused', async () => {
+    const dir = tempDir();
+    // Through a shell's pipe, as an operator would: `cat file | reviewcast import /dev/stdin`.
+    const piped = (content: string, args: string[], env: Record<string, string>) => {
+      const file = join(dir, 'piped');
+      writeFileSync(file, content);
+      return spawnSync('bash', ['-c', 'node="$1" main="$2"; shift 2; cat "$0" | "$node" --import tsx "$main" import "$@"', file, process.execPath, join(ROOT, 'src/cli/main.ts'), ...args], { cwd: ROOT, env: { ...process.env, LOG_LEVEL: 'warn', ...env }, encoding: 'utf8' });
+    };
+    const gbp = piped(JSON.stringify(GBP), ['--dry-run', '/dev/stdin'], (await setup()).env);
+    assert.equal(gbp.status, 0, gbp.stderr);
+    assert.match(gbp.stdout, /would be 2 added/);
+    const csv = piped(CSV, ['--format', 'csv', '/dev/stdin'], (await setup()).env);
+    assert.equal(csv.status, 0, csv.stderr);
+    assert.match(csv.stdout, /imported 2 records: 2 added/);
+    const env = (await setup()).env;
+    const json = piped(JSON.stringify({ business: BUSINESS, reviews: REVIEWS }), ['/dev/stdin'], env);
+    assert.equal(json.status, 0, json.stderr);
+    assert.match(json.stdout, new RegExp(`imported ${REVIEWS.length} records`));
+    const bad = piped('{"reviews": [', ['/dev/stdin'], env);
+    assert.equal(bad.status, 1);
+    assert.match(bad.stderr, /not valid JSON/);
   });
 
   it('the export is written in pieces whose text is JSON.stringify of the dataset', () => {

@@ -1,8 +1,9 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { datasetJson } from '../../src/core/dataset.js';
 import { DEMO_BUSINESS } from '../../src/core/demo/business.js';
 import { demoReviews } from '../../src/core/demo/reviews.js';
 import { deterministicUlid } from '../../src/core/ids.js';
@@ -54,7 +55,10 @@ export async function benchDatabase(n: number, root = fileURLToPath(new URL('../
   const dir = mkdtempSync(join(tmpdir(), 'rc-bench-'));
   const path = join(dir, 'bench.db');
   const file = join(dir, 'reviews.json');
-  writeFileSync(file, JSON.stringify({ business: DEMO_BUSINESS, reviews: benchReviews(n) }));
+  // In pieces: a million reviews are more text than one string holds.
+  writeFileSync(file, '');
+  for (const piece of datasetJson(DEMO_BUSINESS, benchReviews(n))) appendFileSync(file, piece);
   cliImport(root, file, path);
+  rmSync(file);
   return path;
 }

@@ -2,6 +2,7 @@
 import { constants } from 'node:buffer';
 import { createReadStream } from 'node:fs';
 import { open, readFile } from 'node:fs/promises';
+import { Readable } from 'node:stream';
 import { extname } from 'node:path';
 import cliProgress from 'cli-progress';
 import { PLACEHOLDER_BUSINESS } from '../core/dataset.js';
@@ -32,6 +33,8 @@ export interface ImportFile {
   path: string;
   size: number;
   head: string;
+  /** The whole content of what is not a regular file (a pipe, `/dev/stdin`): it can be read only once, so it is read here. */
+  bytes?: Buffer;
 }
 
 /** Bytes read to tell a file's format. */
@@ -56,9 +59,14 @@ export async function openImportFile(path: string): Promise<ImportFile> {
   try {
     const handle = await open(path, 'r');
     try {
-      const { size } = await handle.stat();
-      const { buffer, bytesRead } = await handle.read(Buffer.alloc(Math.min(HEAD_BYTES, size)), 0, Math.min(HEAD_BYTES, size), 0);
-      return { path, size, head: buffer.toString('utf8', 0, bytesRead) };
+      const stat = await handle.stat();
+      if (stat.isDirectory()) throw Object.assign(new Error('a folder'), { code: 'EISDIR' });
+      if (!stat.isFile()) {
+        const bytes = await handle.readFile();
+        return { path, size: bytes.length, head: bytes.toString('utf8', 0, HEAD_BYTES), bytes };
+      }
+      const { buffer, bytesRead } = await handle.read(Buffer.alloc(Math.min(HEAD_BYTES, stat.size)), 0, Math.min(HEAD_BYTES, stat.size), 0);
+      return { path, size: stat.size, head: buffer.toString('utf8', 0, bytesRead) };
     } finally {
       await handle.close();
     }
@@ -67,15 +75,25 @@ export async function openImportFile(path: string): Promise<ImportFile> {
   }
 }
 
-const wholeText = (file: ImportFile) => readFile(file.path, 'utf8');
+const wholeText = async (file: ImportFile) => (file.bytes ? file.bytes.toString('utf8') : readFile(file.path, 'utf8'));
+
+/** Bytes read at a time from what was read already, as a file is read. */
+const CHUNK_BYTES = 64 * 1024;
+
+function* chunksOf(bytes: Buffer): Generator<Buffer> {
+  for (let at = 0; at < bytes.length; at += CHUNK_BYTES) yield bytes.subarray(at, at + CHUNK_BYTES);
+}
+
+/** The file as a stream of its bytes. */
+const streamOf = (file: ImportFile): Readable => (file.bytes ? Readable.from(chunksOf(file.bytes)) : createReadStream(file.path));
 
 /** Each format's reader; `wholeTextBytes` is WHOLE_TEXT_BYTES but in tests. */
 const READERS: Record<ImportFormat, (file: ImportFile, wholeTextBytes: number) => Promise<ParsedImport>> = {
-  json: async (file, limit) => (file.size <= limit ? parseJsonImport(await wholeText(file)) : streamJsonImport(createReadStream(file.path))),
-  csv: (file) => parseCsvImport(createReadStream(file.path)),
+  json: async (file, limit) => (file.size <= limit ? parseJsonImport(await wholeText(file)) : streamJsonImport(streamOf(file))),
+  csv: (file) => parseCsvImport(streamOf(file)),
   gbp: async (file, limit) => {
     // A reviews.list response is a page of at most 50 reviews: a file this large is not one.
-    if (file.size > limit) throw new ImportFileError(`a Google Business Profile file is read whole, and this one (${file.size.toLocaleString('en')} bytes) is larger than ${limit.toLocaleString('en')} bytes; import it as JSON or CSV`);
+    if (file.size > limit) throw new ImportFileError(`a Google Business Profile file is read whole, and this one (${file.size.toLocaleString('en')} bytes) is larger than ${limit.toLocaleString('en')} bytes; split it into smaller files (a reviews.list page holds at most 50 reviews) or convert it to our JSON or CSV (docs/import.md)`);
     return parseGbpImport(await wholeText(file));
   },
 };

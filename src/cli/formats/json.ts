@@ -1,5 +1,5 @@
 /** Reads a JSON import file: the /reviews.json document or a bare array of reviews. */
-import type { ReadStream } from 'node:fs';
+import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { streamValues } from 'stream-json/streamers/stream-values.js';
 import { ImportFileError, type ParsedImport } from './types.js';
@@ -21,16 +21,27 @@ export function parseJsonImport(text: string): ParsedImport {
  * a million reviews' export). The streaming parser gives no position, so an error says how far
  * the file had been read.
  */
-export async function streamJsonImport(input: ReadStream): Promise<ParsedImport> {
+export async function streamJsonImport(input: Readable): Promise<ParsedImport> {
   const docs: unknown[] = [];
+  let read = 0;
   try {
-    await pipeline(input, streamValues.withParserAsStream(), async (values: AsyncIterable<{ value: unknown }>) => {
-      for await (const { value } of values) docs.push(value);
-    });
+    await pipeline(
+      input,
+      async function* count(chunks: AsyncIterable<Buffer>) {
+        for await (const chunk of chunks) {
+          read += chunk.length;
+          yield chunk;
+        }
+      },
+      streamValues.withParserAsStream(),
+      async (values: AsyncIterable<{ value: unknown }>) => {
+        for await (const { value } of values) docs.push(value);
+      },
+    );
   } catch (err) {
     // A read error (the file went away) is the file's, not its JSON's.
     if ((err as NodeJS.ErrnoException).code !== undefined) throw err;
-    throw new ImportFileError(`not valid JSON: ${(err as Error).message} (within the first ${input.bytesRead.toLocaleString('en')} bytes)`);
+    throw new ImportFileError(`not valid JSON: ${(err as Error).message} (within the first ${read.toLocaleString('en')} bytes)`);
   }
   // The streaming parser reads a sequence of values; a file is one document.
   if (docs.length !== 1) throw new ImportFileError(docs.length === 0 ? 'not valid JSON: the file holds no value' : 'not valid JSON: more than one value in the file');
