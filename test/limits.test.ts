@@ -259,6 +259,12 @@ describe('a body larger than a whole cache', () => {
       assert.ok(topic.coded('gzip') && topic.coded('br'));
       assert.equal(snap.insightsDocument(), snap.insightsDocument());
       assert.equal(tooLarge('documents', 'topic'), 0, lines.join(''));
+      // /metrics tells them apart: the held documents (at least /reviews.json and its gzip form) beside the cache's figure.
+      const metrics = await (await fetch(`${svc.url}/metrics`)).text();
+      const held = Number(/^reviewcast_documents_bytes (\d+)$/m.exec(metrics)?.[1]);
+      assert.ok(held >= topic.size + topic.coded('gzip')!.length, `held ${held}`);
+      assert.equal(held, snap.heldBytes);
+      assert.ok(Number(/^reviewcast_cache_bytes\{cache="documents"\} (\d+)$/m.exec(metrics)?.[1]) <= 64 * 1024);
       assert.equal(tooLarge('documents', 'escaped'), 1, lines.join(''));
       assert.equal(tooLarge('answers', 'since'), 1, lines.join(''));
     } finally {

@@ -62,6 +62,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   const metrics = new Metrics();
   metrics.watchInsights(() => live.analysedReviews);
   metrics.watchCaches(() => ({ documents: caches.documents, answers: caches.answers, compressionsPending: compressor.pending }));
+  metrics.watchDocuments(() => live.current().heldBytes);
   const track = (snap: Snapshot) => {
     metrics.revision.set(snap.revision.revision);
     metrics.reviews.set(snap.index.reviews.length);

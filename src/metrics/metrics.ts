@@ -106,6 +106,18 @@ export class Metrics implements HubMetrics {
     });
   }
 
+  /** Reports the bytes of the documents the current revision holds outside the caches, read at each scrape. */
+  watchDocuments(read: () => number): void {
+    new Gauge({
+      name: 'reviewcast_documents_bytes',
+      help: 'Bytes of the documents the current revision holds for every reader (/reviews.json, the feeds, /insights.json and their compressed forms), outside the body caches',
+      registers: [this.registry],
+      collect() {
+        this.set(read());
+      },
+    });
+  }
+
   delivery(outcome: 'delivered' | 'failed' | 'removed'): void {
     this.deliveries.inc({ outcome });
   }

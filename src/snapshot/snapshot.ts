@@ -391,6 +391,13 @@ export class Snapshot {
     this.served.clear();
   }
 
+  /** Bytes of the documents this revision holds for every reader (`served`: bodies and compressed forms), which the caches' figures leave out. */
+  get heldBytes(): number {
+    let bytes = 0;
+    for (const rep of this.served.values()) bytes += rep.bytes;
+    return bytes;
+  }
+
   /** A document every reader is served, built once per snapshot (see `served`). */
   private hold<R extends Representation>(key: string, build: () => R): R {
     let rep = this.served.get(key) as R | undefined;
