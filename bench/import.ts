@@ -12,14 +12,12 @@
  * Usage: npm run bench:import [-- reviews] [--before DIR]
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { appendFileSync, mkdtempSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, statSync } from 'node:fs';
 import { constants } from 'node:buffer';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { datasetJson } from '../src/core/dataset.js';
-import { DEMO_BUSINESS } from '../src/core/demo/business.js';
-import { benchReviews, cliImport } from './lib/dataset.js';
+import { cliImport, writeBenchFile } from './lib/dataset.js';
 import { InspectorSession } from './lib/inspector.js';
 import { freePort, startService } from './lib/service.js';
 import { markdownTable } from './lib/table.js';
@@ -30,9 +28,7 @@ const beforeDir = beforeAt >= 0 ? args.splice(beforeAt, 2)[1] : undefined;
 const n = Number(args[0] ?? 100_000);
 const dir = mkdtempSync(join(tmpdir(), 'rc-import-bench-'));
 const file = join(dir, 'reviews.json');
-// In pieces: a million reviews are more text than one string holds.
-writeFileSync(file, '');
-for (const piece of datasetJson(DEMO_BUSINESS, benchReviews(n))) appendFileSync(file, piece);
+writeBenchFile(file, n);
 const ownRoot = fileURLToPath(new URL('..', import.meta.url));
 
 const c0 = performance.now();

@@ -45,6 +45,12 @@ export function cliImport(root: string, file: string, databaseUrl: string, env: 
   return Number(kib) / 1024;
 }
 
+/** An import file of the demo business and N bench reviews (the /reviews.json shape), written in pieces: a million reviews are more text than one string holds. */
+export function writeBenchFile(file: string, n: number): void {
+  writeFileSync(file, '');
+  for (const piece of datasetJson(DEMO_BUSINESS, benchReviews(n))) appendFileSync(file, piece);
+}
+
 /**
  * A fresh SQLite database in a temporary folder holding the demo business and N bench reviews,
  * imported with the CLI of this checkout or of `root` (another build, with its own schema), as
@@ -55,9 +61,7 @@ export async function benchDatabase(n: number, root = fileURLToPath(new URL('../
   const dir = mkdtempSync(join(tmpdir(), 'rc-bench-'));
   const path = join(dir, 'bench.db');
   const file = join(dir, 'reviews.json');
-  // In pieces: a million reviews are more text than one string holds.
-  writeFileSync(file, '');
-  for (const piece of datasetJson(DEMO_BUSINESS, benchReviews(n))) appendFileSync(file, piece);
+  writeBenchFile(file, n);
   cliImport(root, file, path);
   rmSync(file);
   return path;
