@@ -10,7 +10,7 @@ import pg from 'pg';
 import { CSV_COLUMNS } from '../src/cli/formats/csv.js';
 import { GBP_SPELLINGS } from '../src/cli/formats/gbp.js';
 import { ImportFileError } from '../src/cli/formats/types.js';
-import { FileAccessError, openImportFile, runImport, WHOLE_TEXT_BYTES, type ImportFormat } from '../src/cli/import-command.js';
+import { FileAccessError, openImportFile, runImport, WHOLE_TEXT_BYTES, type ImportFile, type ImportFormat } from '../src/cli/import-command.js';
 import { datasetJson, reviewsDataset } from '../src/core/dataset.js';
 import { DEMO_BUSINESS } from '../src/core/demo/business.js';
 import { demoReviews } from '../src/core/demo/reviews.js';
@@ -645,11 +645,13 @@ describe('reviewcast export', () => {
 describe('files larger than one string can hold', () => {
   // V8 strings end at about 512 MB (a million reviews' export). The reader is told a lower limit
   // here, so the streamed path runs on a small file and is compared with the whole-text one.
-  const importOf = async (path: string, wholeTextBytes: number, format?: ImportFormat) => {
+  // A path, or a file opened before (a pipe, a file removed since).
+  const importOf = async (file: string | ImportFile, wholeTextBytes: number, format?: ImportFormat) => {
     const db = await freshDatabase();
     const store = await openTestStore(db);
     try {
-      const outcome = await runImport(store, { file: await openImportFile(path), format, wholeTextBytes, replace: false, dryRun: false, progress: false });
+      const opened = typeof file === 'string' ? await openImportFile(file) : file;
+      const outcome = await runImport(store, { file: opened, format, wholeTextBytes, replace: false, dryRun: false, progress: false });
       return { summary: outcome.summary, data: await store.load() };
     } finally {
       await store.close();
@@ -673,13 +675,9 @@ describe('files larger than one string can hold', () => {
     const written = new Promise((resolve) => writer.on('close', resolve));
     const fromFifo = await openImportFile(fifo);
     await written;
-    const store = await openTestStore(await freshDatabase());
-    try {
-      assert.match((await runImport(store, { file: fromFifo, format: undefined, wholeTextBytes: 100, replace: false, dryRun: false, progress: false })).summary, /60 added/);
-      assert.deepEqual((await store.load()).reviews, whole.data.reviews);
-    } finally {
-      await store.close();
-    }
+    const piped = await importOf(fromFifo, 100);
+    assert.match(piped.summary, /60 added/);
+    assert.deepEqual(piped.data.reviews, whole.data.reviews);
     const bare = join(dir, 'bare.json');
     writeFileSync(bare, JSON.stringify(reviews.slice(0, 3)));
     assert.equal((await importOf(bare, 10)).data.reviews.length, 3);
@@ -717,12 +715,7 @@ describe('files larger than one string can hold', () => {
     writeFileSync(csv, CSV);
     const opened = await openImportFile(csv);
     rmSync(csv);
-    const store = await openTestStore(await freshDatabase());
-    try {
-      await assert.rejects(runImport(store, { file: opened, format: undefined, replace: false, dryRun: false, progress: false }), (err: Error) => err instanceof FileAccessError && err.message === `cannot read ${csv}: no such file`);
-    } finally {
-      await store.close();
-    }
+    await assert.rejects(importOf(opened, WHOLE_TEXT_BYTES), (err: Error) => err instanceof FileAccessError && err.message === `cannot read ${csv}: no such file`);
   });
 
   it('a pipe (/dev/stdin) is read once, whole: its format is guessed from its content, JSON and CSV import, bad JSON is refused', async () => {
