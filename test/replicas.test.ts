@@ -191,6 +191,11 @@ describe('several replicas on one PostgreSQL behind nginx', () => {
       await res.arrayBuffer();
     }
     assert.equal(statuses.at(-1), 'HIT', JSON.stringify(statuses));
+    const hit = await fetch(`${baseUrl}/api/feed.json`);
+    await hit.arrayBuffer();
+    assert.equal(hit.headers.get('x-cache-status'), 'HIT');
+    assert.equal(hit.headers.get('ratelimit'), null, 'an answer from the cache carries no other client\'s RateLimit');
+    assert.equal(hit.headers.get('ratelimit-policy'), null);
     const revalidated = await fetch(`${baseUrl}/api/feed.json`, { headers: { 'if-none-match': etag! } });
     assert.equal(revalidated.status, 304, 'If-None-Match is answered');
     const gz = await fetch(`${baseUrl}/api/feed.json`, { headers: { 'accept-encoding': 'gzip' } });
@@ -199,6 +204,8 @@ describe('several replicas on one PostgreSQL behind nginx', () => {
     for (let i = 0; i < 2; i++) {
       const health = await fetch(`${baseUrl}/healthz`);
       assert.notEqual(health.headers.get('x-cache-status'), 'HIT', '/healthz is never cached');
+      assert.match(health.headers.get('ratelimit') ?? '', /^limit=\d+, remaining=\d+, reset=\d+$/, 'a forwarded answer keeps its replica\'s RateLimit');
+      assert.ok(health.headers.get('ratelimit-policy'));
       await health.arrayBuffer();
     }
   });
