@@ -156,6 +156,56 @@ describe('insights kept per revision in the store', () => {
     assert.equal(existsSync(database), false, 'no database file made');
   });
 
+  it('reviewcast prepare makes what a build serves for data nothing prepared (as after an upgrade): the next start analyses none', async () => {
+    const BASE = 'https://reviews.example.test';
+    const database = await freshDatabase();
+    // Written through the store alone, as an older build's import left it for this build: nothing kept.
+    const store = await openTestStore(database);
+    try {
+      await store.importReviews({ reviews: REVIEWS, business: BUSINESS, replace: false, dryRun: false });
+      const { revision } = await store.getRevision();
+      assert.equal(await store.hasKept(revision, INSIGHTS_KEPT), false);
+    } finally {
+      await store.close();
+    }
+    const env = { DATABASE_URL: database, BASE_URL: BASE };
+    const first = await runCli(['prepare'], env);
+    assert.equal(first.code, 0, first.stderr);
+    assert.match(first.stdout, new RegExp(`^revision \\d+ \\(${REVIEWS.length} reviews\\): insights analysed and kept; documents for ${BASE} kept\\n$`));
+    const again = await runCli(['prepare'], env);
+    assert.equal(again.code, 0, again.stderr);
+    assert.match(again.stdout, /: insights kept already; documents for https:\/\/reviews\.example\.test kept\n$/, 'a second run reads what the first kept');
+    const kept = await openTestStore(database);
+    try {
+      const { revision } = await kept.getRevision();
+      assert.ok(await kept.loadKept(revision, keptName('/reviews.json gzip', BASE)), 'the published reviews are kept for BASE_URL');
+    } finally {
+      await kept.close();
+    }
+    const svc = await startTestService({ database, baseUrl: BASE });
+    try {
+      assert.equal(await analysed(svc), 0, 'the first start analyses none');
+      assert.equal((await insights(svc)).body.length > 0, true);
+      assert.equal(await analysed(svc), 0, 'nor on first use');
+    } finally {
+      await svc.close();
+    }
+  });
+
+  it('reviewcast prepare refuses arguments, a BASE_URL the service would refuse, and a store it cannot open', async () => {
+    const database = join(tempDir(), 'never.db');
+    const extra = await runCli(['prepare', 'reviews.json'], { DATABASE_URL: database });
+    assert.equal(extra.code, 2);
+    assert.match(extra.stderr, /prepare takes no arguments/);
+    const badBase = await runCli(['prepare'], { DATABASE_URL: database, BASE_URL: 'ftp://reviews.example.test' });
+    assert.equal(badBase.code, 2);
+    assert.match(badBase.stderr, /BASE_URL.*must be an http or https URL/);
+    assert.equal(existsSync(database), false, 'no database file made');
+    const folder = tempDir();
+    const unopenable = await runCli(['prepare'], { DATABASE_URL: folder });
+    assert.equal(unopenable.code, 3, unopenable.stderr);
+  });
+
   it('an analysis told to stop (another process kept the insights first) stops between chunks and keeps nothing', async () => {
     const store = await openTestStore(await freshDatabase());
     try {

@@ -173,27 +173,37 @@ export class PreparationError extends Error {
 
 const reason = (err: unknown): string => (err instanceof Error ? err.message : String(err));
 
+/** What prepareRevision did: the revision, its insights (read from the store, analysed here, or left to whoever moved the data on) and whether its documents are made. */
+export interface Preparation {
+  revision: number;
+  reviews: number;
+  insights: 'kept already' | 'analysed' | 'left';
+  documents: boolean;
+}
+
 /**
- * Makes what the service would make before serving the new revision, and keeps it in the store
+ * Makes what the service would make before serving the current revision, and keeps it in the store
  * as the service keeps it, so the service's next start (or a replica's) reads it instead (the
  * import pays, not the first visitor after a deploy):
- * - the insights: every review analysed. A service already running analyses only the reviews
- *   that changed and keeps the same document; once it has (or another import moved the data
- *   on), the analysis stops.
- * - with `baseUrl` (BASE_URL: the public origin the documents name), the documents: the published
+ * - the insights: every review analysed, unless the store keeps them for this revision and build
+ *   already. A service already running analyses only the reviews that changed and keeps the same
+ *   document; once it has (or another import moved the data on), the analysis stops.
+ * - with `baseUrl` (the public origin the documents name), the documents: the published
  *   reviews, the feeds, their compressed forms, the search index's prepared parts and the
- *   insights' brotli form, made by the revision's snapshot as a starting service makes them.
- *   Only after this import analysed the reviews itself: when a running service kept the
- *   insights first, it is making the documents too.
+ *   insights' brotli form, made by the revision's snapshot as a starting service makes them
+ *   (those the store keeps already are read, not made again). After an import, only when it
+ *   analysed the reviews itself: when a running service kept the insights first, it is making
+ *   the documents too. `reviewcast prepare` (`always`) makes them whoever kept the insights.
  * Throws a PreparationError naming what was not made.
  */
-export async function prepareRevision(store: Store, opts: { progress: boolean; baseUrl: string | undefined }): Promise<void> {
+export async function prepareRevision(store: Store, opts: { progress: boolean; baseUrl: string | undefined; always?: boolean }): Promise<Preparation> {
   const insightsNotMade = (err: unknown) =>
     new PreparationError(`the insights were not prepared (${reason(err)}); the service analyses the reviews when it next loads this revision`);
   const data = await store.load().catch((err: unknown) => {
     throw insightsNotMade(err);
   });
   const { revision } = data;
+  const done: Preparation = { revision: revision.revision, reviews: data.reviews.length, insights: 'left', documents: false };
   const moved = async () => (await store.getRevision()).revision !== revision.revision;
   /** The snapshot whose documents to make: set only when this import analysed the revision for BASE_URL. */
   let documentsOf: Snapshot | undefined;
@@ -206,23 +216,31 @@ export async function prepareRevision(store: Store, opts: { progress: boolean; b
     if (opts.baseUrl) {
       // The snapshot a starting service would make, so its documents are made by the same code.
       const snapshot = new Snapshot(data, await installationFeedTag(store, opts.baseUrl));
-      if ((await snapshot.prepareInsights(store, analysis)) === 'analysed' && !(await moved())) documentsOf = snapshot;
+      let outcome = await snapshot.prepareInsights(store, analysis);
+      // Kept meanwhile by a running service: read, for the documents to be made here all the same.
+      if (opts.always && outcome === 'stopped' && !(await moved())) outcome = await snapshot.prepareInsights(store, { stopIf: moved });
+      if (outcome !== 'stopped') done.insights = outcome === 'loaded' ? 'kept already' : 'analysed';
+      if ((outcome === 'analysed' || (opts.always && outcome === 'loaded')) && !(await moved())) documentsOf = snapshot;
+    } else if (await store.hasKept(revision.revision, INSIGHTS_KEPT)) {
+      done.insights = 'kept already';
     } else {
       // Without documents to make, no search index: the reviews in the order a snapshot holds them.
       const reviews = sortNewestFirst(data.reviews);
-      await analyseAndKeep(store, { business: data.business ?? PLACEHOLDER_BUSINESS, reviews, revision }, new AnalysisCache(), analysis);
+      if (await analyseAndKeep(store, { business: data.business ?? PLACEHOLDER_BUSINESS, reviews, revision }, new AnalysisCache(), analysis)) done.insights = 'analysed';
     }
   } catch (err) {
     throw insightsNotMade(err);
   } finally {
     analysing.stop();
   }
-  if (!documentsOf || !opts.baseUrl) return;
+  if (!documentsOf || !opts.baseUrl) return done;
   try {
     await documentsOf.prepareDocuments(opts.baseUrl, store);
   } catch (err) {
     throw new PreparationError(`the documents for ${opts.baseUrl} were not prepared (${reason(err)}); the service makes them when it next loads this revision`);
   }
+  done.documents = true;
+  return done;
 }
 
 const HOW_TO_PROFILE = `import your profile with a JSON file holding {"business": {"name": "...", ...}, "reviews": []} (no --replace; fields in docs/data-model.md)`;

@@ -1,4 +1,4 @@
-/** The reviewcast command line: serve, import, export and hub list. */
+/** The reviewcast command line: serve, import, prepare, export and hub list. */
 import { createWriteStream } from 'node:fs';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -24,11 +24,14 @@ Usage:
                                    merge reviews from a file into the database, then make what the
                                    service serves for it (env: DATABASE_URL; with BASE_URL, also the
                                    documents that name it)
+  reviewcast prepare               make what the service serves for the data as it is and for this
+                                   build, and keep it in the store, so the next start reads it: run
+                                   it after an upgrade, before the new build serves (env: as serve)
   reviewcast export [file]         write the /reviews.json document (stdout when no file)
   reviewcast hub list [--json]     list WebSub subscriptions (callback, topic, state, lease end, failures)
   reviewcast --version | --help
 
-Exit codes: 0 ok, 1 invalid import data (or serve: shutdown timed out), 2 bad usage or configuration
+Exit codes: 0 ok, 1 invalid import data, prepare could not make what it makes (or serve: shutdown timed out), 2 bad usage or configuration
 (including a file that cannot be read or written),
 3 the store cannot be opened (DATABASE_URL: corrupt or read-only file, unreachable database),
 4 serve cannot listen (the port is in use or not permitted: PORT, HOST).`;
@@ -119,6 +122,26 @@ async function importCommand(args: string[]): Promise<void> {
   }
 }
 
+async function prepareCommand(args: string[]): Promise<void> {
+  const { positionals } = parseArgs({ args, allowPositionals: true, options: {} });
+  if (positionals.length > 0) throw new UsageError('prepare takes no arguments');
+  // The service's own configuration: the documents name the origin it will name (BASE_URL, or its default from PORT).
+  const config = loadServeConfig();
+  const store = await openStore(config.database);
+  try {
+    const done = await prepareRevision(store, { progress: progressWanted(), baseUrl: config.baseUrl, always: true });
+    const reviews = `${done.reviews.toLocaleString('en')} review${done.reviews === 1 ? '' : 's'}`;
+    if (done.insights === 'left') {
+      process.stdout.write(`revision ${done.revision} (${reviews}): not prepared, the data changed meanwhile (an import, which prepares its own revision)\n`);
+      return;
+    }
+    const insights = done.insights === 'analysed' ? 'insights analysed and kept' : 'insights kept already';
+    process.stdout.write(`revision ${done.revision} (${reviews}): ${insights}; documents for ${config.baseUrl} ${done.documents ? 'kept' : 'not made (the data changed meanwhile)'}\n`);
+  } finally {
+    await store.close();
+  }
+}
+
 async function exportCommand(args: string[]): Promise<void> {
   const { positionals } = parseArgs({ args, allowPositionals: true, options: {} });
   if (positionals.length > 1) throw new UsageError('export takes at most one file');
@@ -200,6 +223,9 @@ async function main(argv: string[]): Promise<number> {
       case 'export':
         await exportCommand(rest);
         return 0;
+      case 'prepare':
+        await prepareCommand(rest);
+        return 0;
       case 'hub':
         await hubCommand(rest);
         return 0;
@@ -237,6 +263,10 @@ async function main(argv: string[]): Promise<number> {
       const why = listenError.code === 'EADDRINUSE' ? 'is already in use' : 'may not be used by this user';
       process.stderr.write(`reviewcast: cannot listen: ${listenError.address ?? 'the address'} port ${listenError.port ?? '?'} ${why}; stop what holds it or set PORT (and HOST)\n`);
       return 4;
+    }
+    if (err instanceof PreparationError) {
+      process.stderr.write(`reviewcast ${command}: ${err.message}\n`);
+      return 1;
     }
     if (err instanceof ImportValidationError) {
       process.stderr.write(`reviewcast import: ${formatValidationError(err)}\n`);
