@@ -1,6 +1,6 @@
 // Start-up without recomputation: a revision's insights are kept in the store, so a restart serves them without analysing a review.
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, mkdtempSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -192,7 +192,26 @@ describe('insights kept per revision in the store', () => {
     }
   });
 
-  it('reviewcast prepare refuses arguments, a BASE_URL the service would refuse, and a store it cannot open', async () => {
+  it('reviewcast prepare without BASE_URL makes the insights only and names no origin; on an empty database it does nothing', async () => {
+    const database = join(tempDir(), 'prepare.db');
+    const store = await openTestStore(database);
+    try {
+      const empty = await runCli(['prepare'], { DATABASE_URL: database });
+      assert.equal(empty.code, 0, empty.stderr);
+      assert.equal(empty.stdout, 'nothing to prepare: the database is empty (the service seeds its demo on its first start and analyses it then)\n');
+      await store.importReviews({ reviews: REVIEWS, business: BUSINESS, replace: false, dryRun: false });
+      const { revision } = await store.getRevision();
+      const prepared = await runCli(['prepare'], { DATABASE_URL: database });
+      assert.equal(prepared.code, 0, prepared.stderr);
+      assert.match(prepared.stdout, /: insights analysed and kept; no documents: BASE_URL is not set \(the service makes them when it starts\)\n$/);
+      assert.equal(await store.hasKept(revision, INSIGHTS_KEPT), true);
+      assert.equal(await store.getOrCreateSetting('feed_tag_entity', () => 'none chosen'), 'none chosen', 'no origin chosen for the feed entries');
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('reviewcast prepare refuses arguments, a BASE_URL the service would refuse, a database file that is not there, and a store it cannot open or read', async () => {
     const database = join(tempDir(), 'never.db');
     const extra = await runCli(['prepare', 'reviews.json'], { DATABASE_URL: database });
     assert.equal(extra.code, 2);
@@ -201,9 +220,24 @@ describe('insights kept per revision in the store', () => {
     assert.equal(badBase.code, 2);
     assert.match(badBase.stderr, /BASE_URL.*must be an http or https URL/);
     assert.equal(existsSync(database), false, 'no database file made');
+    const missing = await runCli(['prepare'], { DATABASE_URL: database });
+    assert.equal(missing.code, 2);
+    assert.equal(missing.stderr, `reviewcast prepare: no database at ${database}: nothing to prepare (DATABASE_URL as the service has it)\n`);
+    assert.equal(existsSync(database), false, 'no database file made');
     const folder = tempDir();
     const unopenable = await runCli(['prepare'], { DATABASE_URL: folder });
     assert.equal(unopenable.code, 3, unopenable.stderr);
+    // A sound header over pages that are not: found by the first read, as serve finds it.
+    const corrupt = join(tempDir(), 'corrupt.db');
+    const store = await openTestStore(corrupt);
+    await store.importReviews({ reviews: REVIEWS, business: BUSINESS, replace: false, dryRun: false });
+    await store.close();
+    const bytes = readFileSync(corrupt);
+    bytes.fill(0xa5, 4096);
+    writeFileSync(corrupt, bytes);
+    const unreadable = await runCli(['prepare'], { DATABASE_URL: corrupt });
+    assert.equal(unreadable.code, 3, unreadable.stderr);
+    assert.match(unreadable.stderr, /^reviewcast: cannot open the store at DATABASE_URL=.*corrupt\.db: /);
   });
 
   it('an analysis told to stop (another process kept the insights first) stops between chunks and keeps nothing', async () => {

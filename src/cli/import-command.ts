@@ -12,7 +12,7 @@ import { AnalysisCache } from '../core/insights/per-review.js';
 import { sortNewestFirst } from '../core/reviews.js';
 import { installationFeedTag } from '../snapshot/live-data.js';
 import { analyseAndKeep, INSIGHTS_KEPT, Snapshot } from '../snapshot/snapshot.js';
-import type { Store } from '../store/store.js';
+import type { Store, StoredData } from '../store/store.js';
 import { parseCsvImport } from './formats/csv.js';
 import { parseGbpImport } from './formats/gbp.js';
 import { parseJsonImport, streamJsonImport } from './formats/json.js';
@@ -166,7 +166,7 @@ export async function runImport(store: Store, opts: ImportOptions): Promise<{ su
   return { summary: `imported ${reviews.length} record${reviews.length === 1 ? '' : 's'}: ${counts}${biz}; ${rev}`, notice, changed: outcome.revision_after !== outcome.revision_before };
 }
 
-/** Something the import could not make for the new revision (the data has landed): the message says what the service does instead. */
+/** Something the import (or `prepare`) could not make for the revision (the data has landed): the message says what the service does instead. */
 export class PreparationError extends Error {
   override name = 'PreparationError';
 }
@@ -196,16 +196,21 @@ export interface Preparation {
  *   the documents too. `reviewcast prepare` (`always`) makes them whoever kept the insights.
  * Throws a PreparationError naming what was not made.
  */
-export async function prepareRevision(store: Store, opts: { progress: boolean; baseUrl: string | undefined; always?: boolean }): Promise<Preparation> {
+export async function prepareRevision(
+  store: Store,
+  opts: { progress: boolean; baseUrl: string | undefined; always?: boolean; data?: StoredData },
+): Promise<Preparation> {
   const insightsNotMade = (err: unknown) =>
     new PreparationError(`the insights were not prepared (${reason(err)}); the service analyses the reviews when it next loads this revision`);
-  const data = await store.load().catch((err: unknown) => {
-    throw insightsNotMade(err);
-  });
+  const data =
+    opts.data ??
+    (await store.load().catch((err: unknown) => {
+      throw insightsNotMade(err);
+    }));
   const { revision } = data;
   const done: Preparation = { revision: revision.revision, reviews: data.reviews.length, insights: 'left', documents: false };
   const moved = async () => (await store.getRevision()).revision !== revision.revision;
-  /** The snapshot whose documents to make: set only when this import analysed the revision for BASE_URL. */
+  /** The snapshot whose documents to make: set only when this run analysed the revision (or, `always`, read it) for BASE_URL. */
   let documentsOf: Snapshot | undefined;
   const analysing = progressBar(opts.progress, 'analysing', data.reviews.length);
   try {
@@ -233,13 +238,15 @@ export async function prepareRevision(store: Store, opts: { progress: boolean; b
   } finally {
     analysing.stop();
   }
-  if (!documentsOf || !opts.baseUrl) return done;
+  // The store keeps only the newest revision's entries: once the data has moved on, what was made here is not kept.
+  if (done.insights === 'analysed' && (await moved())) done.insights = 'left';
+  if (!documentsOf || !opts.baseUrl || done.insights === 'left') return done;
   try {
     await documentsOf.prepareDocuments(opts.baseUrl, store);
   } catch (err) {
     throw new PreparationError(`the documents for ${opts.baseUrl} were not prepared (${reason(err)}); the service makes them when it next loads this revision`);
   }
-  done.documents = true;
+  done.documents = !(await moved());
   return done;
 }
 

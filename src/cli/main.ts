@@ -1,5 +1,5 @@
 /** The reviewcast command line: serve, import, prepare, export and hub list. */
-import { createWriteStream } from 'node:fs';
+import { createWriteStream, existsSync } from 'node:fs';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { parseArgs } from 'node:util';
@@ -24,17 +24,19 @@ Usage:
                                    merge reviews from a file into the database, then make what the
                                    service serves for it (env: DATABASE_URL; with BASE_URL, also the
                                    documents that name it)
-  reviewcast prepare               make what the service serves for the data as it is and for this
-                                   build, and keep it in the store, so the next start reads it: run
-                                   it after an upgrade, before the new build serves (env: as serve)
+  reviewcast prepare               make what this build serves for the data as it is and keep it in
+                                   the store, so the service's next start reads it: run it after an
+                                   upgrade, before the new build serves (env: DATABASE_URL; with
+                                   BASE_URL, also the documents that name it)
   reviewcast export [file]         write the /reviews.json document (stdout when no file)
   reviewcast hub list [--json]     list WebSub subscriptions (callback, topic, state, lease end, failures)
   reviewcast --version | --help
 
-Exit codes: 0 ok, 1 invalid import data, prepare could not make what it makes (or serve: shutdown timed out), 2 bad usage or configuration
-(including a file that cannot be read or written),
-3 the store cannot be opened (DATABASE_URL: corrupt or read-only file, unreachable database),
-4 serve cannot listen (the port is in use or not permitted: PORT, HOST).`;
+Exit codes: 0 ok; 1 invalid import data (prepare: what it makes could not be kept; serve: the
+shutdown timed out); 2 bad usage or configuration (including a file that cannot be read or
+written, and prepare's database file missing); 3 the store cannot be opened (DATABASE_URL: corrupt
+or read-only file, unreachable database); 4 serve cannot listen (the port is in use or not
+permitted: PORT, HOST).`;
 
 class UsageError extends Error {}
 
@@ -125,18 +127,34 @@ async function importCommand(args: string[]): Promise<void> {
 async function prepareCommand(args: string[]): Promise<void> {
   const { positionals } = parseArgs({ args, allowPositionals: true, options: {} });
   if (positionals.length > 0) throw new UsageError('prepare takes no arguments');
-  // The service's own configuration: the documents name the origin it will name (BASE_URL, or its default from PORT).
-  const config = loadServeConfig();
-  const store = await openStore(config.database);
+  // As for an import: the documents only for a BASE_URL given, since the first origin a database
+  // is prepared or served for names its feed entries for good.
+  const baseUrl = loadBaseUrl();
+  const database = loadDatabaseConfig();
+  // Opening a SQLite file that is not there would make an empty one: a mistyped DATABASE_URL is said so instead.
+  if (database.kind === 'sqlite' && database.path !== ':memory:' && !existsSync(database.path)) {
+    throw new FileAccessError(`no database at ${database.path}: nothing to prepare (DATABASE_URL as the service has it)`);
+  }
+  const store = await openStore(database);
   try {
-    const done = await prepareRevision(store, { progress: progressWanted(), baseUrl: config.baseUrl, always: true });
-    const reviews = `${done.reviews.toLocaleString('en')} review${done.reviews === 1 ? '' : 's'}`;
+    // The first read is part of opening, as for serve: a file whose pages are not sound is exit code 3.
+    const data = await store.load().catch((err: unknown) => {
+      throw new StoreOpenError(database, err);
+    });
+    if (data.reviews.length === 0 && data.business === null) {
+      process.stdout.write('nothing to prepare: the database is empty (the service seeds its demo on its first start and analyses it then)\n');
+      return;
+    }
+    const done = await prepareRevision(store, { progress: progressWanted(), baseUrl, always: true, data });
+    const reviews = `revision ${done.revision} (${done.reviews.toLocaleString('en')} review${done.reviews === 1 ? '' : 's'})`;
+    const again = 'the data changed meanwhile; run prepare again';
     if (done.insights === 'left') {
-      process.stdout.write(`revision ${done.revision} (${reviews}): not prepared, the data changed meanwhile (an import, which prepares its own revision)\n`);
+      process.stdout.write(`${reviews}: not prepared, ${again}\n`);
       return;
     }
     const insights = done.insights === 'analysed' ? 'insights analysed and kept' : 'insights kept already';
-    process.stdout.write(`revision ${done.revision} (${reviews}): ${insights}; documents for ${config.baseUrl} ${done.documents ? 'kept' : 'not made (the data changed meanwhile)'}\n`);
+    const documents = !baseUrl ? 'no documents: BASE_URL is not set (the service makes them when it starts)' : done.documents ? `documents for ${baseUrl} kept` : `documents for ${baseUrl} not kept, ${again}`;
+    process.stdout.write(`${reviews}: ${insights}; ${documents}\n`);
   } finally {
     await store.close();
   }
