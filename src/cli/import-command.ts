@@ -120,9 +120,12 @@ export interface ImportOptions {
   progress: boolean;
 }
 
+/** Fewer items than this take too little time for a progress bar (or line). */
+const PROGRESS_FROM = 2000;
+
 /** Bars go to stderr so stdout carries only the summary. Small imports finish before a bar helps. */
 function progressBar(enabled: boolean, label: string, total: number) {
-  if (!enabled || total < 2000) return { update: (_n: number) => {}, stop: () => {} };
+  if (!enabled || total < PROGRESS_FROM) return { update: (_n: number) => {}, stop: () => {} };
   const bar = new cliProgress.SingleBar(
     { format: `${label.padEnd(10)} [{bar}] {percentage}% {value}/{total}`, stream: process.stderr, hideCursor: true },
     cliProgress.Presets.shades_classic,
@@ -241,6 +244,8 @@ export async function prepareRevision(
   // The store keeps only the newest revision's entries: once the data has moved on, what was made here is not kept.
   if (done.insights === 'analysed' && (await moved())) done.insights = 'left';
   if (!documentsOf || !opts.baseUrl || done.insights === 'left') return done;
+  // No bar for this step (its parts are of unlike size), but a line: at a million reviews it takes minutes.
+  if (opts.progress && data.reviews.length >= PROGRESS_FROM) process.stderr.write(`documents  making the published reviews, the feeds and their compressed forms for ${opts.baseUrl} ...\n`);
   try {
     await documentsOf.prepareDocuments(opts.baseUrl, store);
   } catch (err) {
