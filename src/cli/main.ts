@@ -3,7 +3,7 @@ import { createWriteStream, existsSync } from 'node:fs';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { parseArgs } from 'node:util';
-import { ConfigError, loadBaseUrl, loadDatabaseConfig, loadServeConfig, progressWanted } from '../config.js';
+import { ConfigError, loadBaseUrl, loadDatabaseConfig, loadServeConfig, progressWanted, type StoreLocation } from '../config.js';
 import { datasetJson, PLACEHOLDER_BUSINESS } from '../core/dataset.js';
 import { DEMO_BUSINESS } from '../core/demo/business.js';
 import { demoReviews } from '../core/demo/reviews.js';
@@ -12,6 +12,7 @@ import { sortNewestFirst } from '../core/reviews.js';
 import { startServer } from '../http/server.js';
 import { createLogger } from '../logger.js';
 import { openStore, StoreOpenError } from '../store/open-store.js';
+import type { Store, StoredData } from '../store/store.js';
 import { VERSION } from '../version.js';
 import { ImportFileError } from './formats/types.js';
 import { FileAccessError, IMPORT_FORMATS, formatValidationError, PreparationError, openImportFile, prepareRevision, runImport, type ImportFormat } from './import-command.js';
@@ -40,15 +41,20 @@ permitted: PORT, HOST).`;
 
 class UsageError extends Error {}
 
+/** Opens the store and reads it: the first read is part of opening, so a file whose header is sound but whose pages are not is a StoreOpenError (exit 3). */
+async function openAndLoad(database: StoreLocation): Promise<{ store: Store; data: StoredData }> {
+  const store = await openStore(database);
+  const data = await store.load().catch(async (err: unknown) => {
+    await store.close().catch(() => undefined);
+    throw new StoreOpenError(database, err);
+  });
+  return { store, data };
+}
+
 async function serve(): Promise<void> {
   const config = loadServeConfig();
   const logger = createLogger(config.logLevel);
-  const store = await openStore(config.database);
-  // The first read is part of opening: a file whose header is sound but whose pages are not fails here.
-  const data = await store.load().catch(async (err: unknown) => {
-    await store.close().catch(() => undefined);
-    throw new StoreOpenError(config.database, err);
-  });
+  const { store, data } = await openAndLoad(config.database);
   if (data.reviews.length === 0 && data.business === null) {
     const reviews = demoReviews();
     await store.importReviews({ reviews, business: DEMO_BUSINESS, replace: false, dryRun: false });
@@ -135,12 +141,8 @@ async function prepareCommand(args: string[]): Promise<void> {
   if (database.kind === 'sqlite' && database.path !== ':memory:' && !existsSync(database.path)) {
     throw new FileAccessError(`no database at ${database.path}: nothing to prepare (DATABASE_URL as the service has it)`);
   }
-  const store = await openStore(database);
+  const { store, data } = await openAndLoad(database);
   try {
-    // The first read is part of opening, as for serve: a file whose pages are not sound is exit code 3.
-    const data = await store.load().catch((err: unknown) => {
-      throw new StoreOpenError(database, err);
-    });
     if (data.reviews.length === 0 && data.business === null) {
       process.stdout.write('nothing to prepare: the database is empty (the service seeds its demo on its first start and analyses it then)\n');
       return;
