@@ -4,13 +4,14 @@
  */
 import assert from 'node:assert/strict';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { chmodSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
+import { chmodSync, writeFileSync, mkdirSync } from 'node:fs';
 import { createServer, type Server } from 'node:https';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { REVIEWS, BUSINESS } from './fixtures/data.js';
-import { ROOT, eventually, freePort, freshDatabase, nginxMissing, postgresMissing, runCli, skipUnless, startServeProcess, tempDir, type ServeProcess } from './helpers.js';
+import { eventually, freePort, freshDatabase, nginxMissing, postgresMissing, runCli, skipUnless, startServeProcess, tempDir, type ServeProcess } from './helpers.js';
 import { makeTestCa, type TestCa } from './websub-helpers.js';
+import { deployedConfIn } from '../bench/lib/nginx.js';
 
 let ca: TestCa;
 let dir: string;
@@ -103,14 +104,8 @@ async function startNginx(port: number, ports: number[], name: string, inLocatio
   const prefix = join(dir, name);
   mkdirSync(prefix, { recursive: true });
   let i = 0;
-  const conf = readFileSync(join(ROOT, 'deploy/nginx.conf'), 'utf8')
+  const conf = deployedConfIn(prefix, port)
     .replace(/server 127\.0\.0\.1:300(\d)/g, (_, n: string) => (i++, `server 127.0.0.1:${ports[Number(n) - 1]}`))
-    .replace('listen 8080;', `listen 127.0.0.1:${port};`)
-    .replace(/^pid .*$/m, `pid ${prefix}/nginx.pid;`)
-    .replace(/^error_log .*$/m, `error_log ${prefix}/error.log warn;`)
-    .replace(/client_body_temp_path .*;/, `client_body_temp_path ${prefix}/body;`)
-    .replace(/proxy_temp_path .*;/, `proxy_temp_path ${prefix}/proxy;`)
-    .replace(/proxy_cache_path \S+/, `proxy_cache_path ${prefix}/cache`)
     .replace('      proxy_cache reviewcast;\n', `      proxy_cache reviewcast;\n${inLocation}`);
   assert.equal(i, 6, 'deploy/nginx.conf names three servers in each of its two upstreams');
   writeFileSync(join(prefix, 'nginx.conf'), conf);

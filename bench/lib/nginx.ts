@@ -68,6 +68,17 @@ ${locations}
   return { url, pid: child.pid!, stop: () => void child.kill('SIGQUIT') };
 }
 
+/** deploy/nginx.conf as shipped, listening on `port`, with its pid, log, temporary and cache paths under `dir` (for a benchmark's or a test's own run). */
+export function deployedConfIn(dir: string, port: number): string {
+  return readFileSync(new URL('../../deploy/nginx.conf', import.meta.url), 'utf8')
+    .replace('listen 8080;', `listen 127.0.0.1:${port};`)
+    .replace(/^pid .*$/m, `pid ${dir}/nginx.pid;`)
+    .replace(/^error_log .*$/m, `error_log ${dir}/error.log warn;`)
+    .replace(/client_body_temp_path .*;/, `client_body_temp_path ${dir}/body;`)
+    .replace(/proxy_temp_path .*;/, `proxy_temp_path ${dir}/proxy;`)
+    .replace(/proxy_cache_path \S+/, `proxy_cache_path ${dir}/cache`);
+}
+
 /**
  * deploy/nginx.conf as shipped (its cache in front of the replicas), with one upstream, our
  * server at `upstream`, and this run's port and paths; as many workers as the disk baseline.
@@ -76,15 +87,9 @@ export async function startNginxInFront(upstream: string, probePath: string): Pr
   const dir = mkdtempSync(join(tmpdir(), 'rc-nginx-front-'));
   chmodSync(dir, 0o755);
   const port = await freePort();
-  const conf = readFileSync(new URL('../../deploy/nginx.conf', import.meta.url), 'utf8')
+  const conf = deployedConfIn(dir, port)
     .replace(/^worker_processes .*$/m, 'worker_processes auto;')
     .replace(/(upstream reviewcast(?:_mcp)? \{)([^}]*?)(keepalive)/gs, (_, head: string, body: string, tail: string) => `${head}${body.replace(/^\s*server .*\n/gm, '')}\n    server ${new URL(upstream).host};\n    ${tail}`)
-    .replace('listen 8080;', `listen 127.0.0.1:${port};`)
-    .replace(/^pid .*$/m, `pid ${dir}/nginx.pid;`)
-    .replace(/^error_log .*$/m, `error_log ${dir}/error.log warn;`)
-    .replace(/client_body_temp_path .*;/, `client_body_temp_path ${dir}/body;`)
-    .replace(/proxy_temp_path .*;/, `proxy_temp_path ${dir}/proxy;`)
-    .replace(/proxy_cache_path \S+/, `proxy_cache_path ${dir}/cache`)
     .replace('worker_connections 1024;', 'worker_connections 4096;');
   writeFileSync(join(dir, 'nginx.conf'), conf);
   const child = spawn(NGINX, ['-p', dir, '-c', join(dir, 'nginx.conf'), '-g', 'daemon off;'], { stdio: 'inherit' });
