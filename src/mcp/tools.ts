@@ -3,7 +3,6 @@ import { z } from 'zod';
 import { InvalidCursor, findService, findTechnician, searchReviews, serviceChoices, technicianChoices, type PageBudget } from '../core/search.js';
 import { BusinessSchema } from '../core/schema/business.js';
 import { AggregateRatingSchema } from '../core/schema/dataset.js';
-import { evidenceOf } from '../core/insights/per-review.js';
 import {
   AspectEntrySchema,
   AspectEvidenceSchema,
@@ -128,7 +127,8 @@ export const TOOLS: ToolDef[] = [
     run: ({ id }, snap, baseUrl) => {
       const review = snap.review(id.trim().toUpperCase());
       if (!review) return new ToolFailure(`No review has id "${id}". Ids come from search_reviews or get_reviews_since.`);
-      return { review: publishReview(review, baseUrl), analysis: snap.analysisOf(review.id)!, evidence: evidenceOf(snap.analyser(), review) };
+      const { per, evidence } = snap.evidencedAnalysisOf(review.id)!;
+      return { review: publishReview(review, baseUrl), analysis: per, evidence };
     },
   }),
   tool({

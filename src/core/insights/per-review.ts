@@ -117,6 +117,9 @@ function sameStrings(a: readonly string[], b: readonly string[]): boolean {
 }
 
 /** Analysis of single reviews for one business profile; `key` changes when the profile changes what is found. */
+/** The aspect analyser's reading of one review's text. */
+type Reading = ReturnType<AspectAnalyser['review']>;
+
 export class ReviewAnalyser {
   readonly analyser: AspectAnalyser;
   readonly matchers: EntityMatchers;
@@ -144,9 +147,20 @@ export class ReviewAnalyser {
     return s;
   }
 
-  analyse(r: Review): ReviewAnalysis {
+  /**
+   * A review's analysis and the sentences behind its aspect judgements, from one reading of its
+   * text: worked out again on demand (the analysis is deterministic, so this is what the insights
+   * document counted) rather than kept for every review.
+   */
+  withEvidence(r: Review): { per: PerReview; evidence: AspectEvidence[] } {
+    const read = r.text ? this.analyser.review(r.text, r.rating) : null;
+    const evidence = (read?.sentences ?? []).flatMap((s) => s.aspects.map((a) => ({ sentence: s.text, aspect: a.aspect, polarity: a.polarity })));
+    return { per: this.analyse(r, read).per, evidence };
+  }
+
+  /** `read`: the analyser's reading of the review's text, when the caller has made it already. */
+  analyse(r: Review, read: Reading | null = r.text ? this.analyser.review(r.text, r.rating) : null): ReviewAnalysis {
     const text = r.text ?? '';
-    const read = text ? this.analyser.review(text, r.rating) : null;
     // Each sentence's runs of words between marks, for its phrases and its topics.
     const runs = (read?.sentences ?? []).map((s) => wordRuns(s.text));
     const sentences = (read?.sentences ?? []).map((s, i) => withinMarks(s, runs[i]!));
@@ -230,15 +244,4 @@ export class AnalysisCache {
   retain(ids: ReadonlySet<string>): void {
     for (const id of this.entries.keys()) if (!ids.has(id)) this.entries.delete(id);
   }
-}
-
-/**
- * The sentences behind a review's aspect judgements, worked out again on demand (the analysis is
- * deterministic, so this is what the insights document counted) rather than kept for every review.
- */
-export function evidenceOf(analyser: ReviewAnalyser, r: Review): AspectEvidence[] {
-  if (!r.text) return [];
-  return analyser.analyser
-    .review(r.text, r.rating)
-    .sentences.flatMap((s) => s.aspects.map((a) => ({ sentence: s.text, aspect: a.aspect, polarity: a.polarity })));
 }
