@@ -228,7 +228,7 @@ export async function prepareRevision(
       // Kept meanwhile by a running service: read, for the documents to be made here all the same.
       if (opts.always && outcome === 'stopped' && !(await moved())) outcome = await snapshot.prepareInsights(store, { stopIf: moved });
       if (outcome !== 'stopped') done.insights = outcome === 'loaded' ? 'kept already' : 'analysed';
-      if ((outcome === 'analysed' || (opts.always && outcome === 'loaded')) && !(await moved())) documentsOf = snapshot;
+      if (outcome === 'analysed' || (opts.always && outcome === 'loaded')) documentsOf = snapshot;
     } else if (await store.hasKept(revision.revision, INSIGHTS_KEPT)) {
       done.insights = 'kept already';
     } else {
@@ -242,8 +242,9 @@ export async function prepareRevision(
     analysing.stop();
   }
   // The store keeps only the newest revision's entries: once the data has moved on, what was made here is not kept.
-  if (done.insights === 'analysed' && (await moved())) done.insights = 'left';
-  if (!documentsOf || !opts.baseUrl || done.insights === 'left') return done;
+  const movedOn = await moved();
+  if (done.insights === 'analysed' && movedOn) done.insights = 'left';
+  if (!documentsOf || !opts.baseUrl || movedOn) return done;
   // No bar for this step (its parts are of unlike size), but a line: at a million reviews it takes minutes.
   if (opts.progress && data.reviews.length >= PROGRESS_FROM) process.stderr.write(`documents  making the published reviews, the feeds and their compressed forms for ${opts.baseUrl} ...\n`);
   try {
