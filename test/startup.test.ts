@@ -240,6 +240,38 @@ describe('insights kept per revision in the store', () => {
     assert.match(unreadable.stderr, /^reviewcast: cannot open the store at DATABASE_URL=.*corrupt\.db: /);
   });
 
+  it('an import while a service runs over the same store: the service serves the new revision, and a restart serves the same bytes without analysing', async () => {
+    const BASE = 'https://reviews.example.test';
+    const reviews = benchReviews(3000);
+    const database = await freshDatabase();
+    const svc = await startTestService({ database, business: BUSINESS, reviews: reviews.slice(0, 1000), baseUrl: BASE });
+    let served: { etag: string | null; body: string };
+    let feed: string;
+    try {
+      assert.equal(JSON.parse((await insights(svc)).body).review_count, 1000);
+      const file = join(tempDir(), 'reviews.json');
+      writeFileSync(file, JSON.stringify({ reviews: reviews.slice(1000) }));
+      // The service sees the data change while the import is still analysing it (polled every 100 ms
+      // here) and analyses it too: two writers of the revision's kept entries at once.
+      const imported = await runCli(['import', file], { DATABASE_URL: database, BASE_URL: BASE });
+      assert.equal(imported.code, 0, imported.stderr);
+      assert.equal(imported.stderr, '', 'nothing to warn of: what the import made was kept, or found kept already');
+      assert.ok(await eventually(async () => JSON.parse((await insights(svc)).body).review_count === 3000, 30_000), 'the service serves the new revision');
+      served = await insights(svc);
+      feed = await (await fetch(`${svc.url}/feed.xml`)).text();
+    } finally {
+      await svc.close();
+    }
+    const again = await startTestService({ database, baseUrl: BASE });
+    try {
+      assert.equal(await analysed(again), 0, 'the restart analyses none');
+      assert.deepEqual(await insights(again), served, 'the same bytes and ETag as the running service served');
+      assert.equal(await (await fetch(`${again.url}/feed.xml`)).text(), feed);
+    } finally {
+      await again.close();
+    }
+  });
+
   it('an analysis told to stop (another process kept the insights first) stops between chunks and keeps nothing', async () => {
     const store = await openTestStore(await freshDatabase());
     try {
