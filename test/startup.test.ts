@@ -1,9 +1,11 @@
 // Start-up without recomputation: a revision's insights are kept in the store, so a restart serves them without analysing a review.
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { stripVTControlCharacters } from 'node:util';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import { describe, it } from 'node:test';
 import { buildInsights } from '../src/core/insights/build.js';
@@ -17,7 +19,9 @@ import { buildDigest } from '../src/snapshot/build-digest.js';
 import { gunzipWhole } from '../src/snapshot/compressor.js';
 import { BUSINESS, REVIEWS } from './fixtures/data.js';
 import { benchReviews } from '../bench/lib/dataset.js';
-import { eventually, freshDatabase, openTestStore, runCli, startTestService, tempDir, type TestService } from './helpers.js';
+import { ROOT, eventually, freshDatabase, openTestStore, runCli, startTestService, tempDir, type TestService } from './helpers.js';
+
+const SCRIPT = ['/usr/bin/script', '/bin/script'].find((p) => existsSync(p));
 
 async function analysed(svc: TestService): Promise<number> {
   const text = await (await fetch(`${svc.url}/metrics`)).text();
@@ -146,6 +150,25 @@ describe('insights kept per revision in the store', () => {
     } finally {
       await svc.close();
     }
+  });
+
+  it('on a terminal an import shows each long step: bars for validating, writing and analysing, and the documents\' steps by name', { skip: SCRIPT ? false : 'no script(1) here to give the CLI a terminal' }, () => {
+    const file = join(tempDir(), 'reviews.json');
+    writeFileSync(file, JSON.stringify({ reviews: benchReviews(2500) }));
+    // script(1) runs the CLI on a pseudo-terminal, as an operator's shell would; stdout and stderr both reach it.
+    const env: Record<string, string | undefined> = { ...process.env, NODE: process.execPath, MAIN: join(ROOT, 'src/cli/main.ts'), FILE: file, DATABASE_URL: join(tempDir(), 'tty.db'), BASE_URL: 'https://reviews.example.test', LOG_LEVEL: 'warn' };
+    delete env.CI;
+    const run = spawnSync(SCRIPT!, ['-qec', '"$NODE" --import tsx "$MAIN" import "$FILE"', '/dev/null'], { cwd: ROOT, env, encoding: 'utf8' });
+    assert.equal(run.status, 0, run.stdout);
+    // Each redraw starts again at the line's first column (ESC[1G); the frames, escapes removed.
+    const frames = run.stdout.split('\u001b[1G').flatMap((f) => stripVTControlCharacters(f).split(/\r|\n/)).map((f) => f.trim());
+    for (const label of ['validating', 'writing   ', 'analysing ']) assert.ok(frames.some((f) => f.startsWith(label) && f.endsWith('100% 2500/2500')), `${label}: ${JSON.stringify(frames)}`);
+    assert.ok(frames.includes('imported 2500 records: 2500 added, 0 updated, 0 removed, 0 unchanged; revision 0 -> 1'), JSON.stringify(frames));
+    const documents = frames.filter((f) => f.startsWith('documents '));
+    assert.match(documents.at(-1)!, /\] 6\/6 done$/);
+    // Redraws are throttled (a frame every 100 ms at most), so not every step is drawn, but some is, by name.
+    assert.ok(documents.some((f) => f.includes(', now ')), JSON.stringify(documents));
+    for (const f of documents.slice(0, -1)) assert.match(f, /\] [0-5]\/6 done(, now (search index|published reviews|\/api\/feed\.json compressed|\/feed\.xml compressed|\/reviews\.json compressed|\/insights\.json compressed))?$/);
   });
 
   it('an import refuses a BASE_URL the service would refuse, before it reads the file or opens the store', async () => {

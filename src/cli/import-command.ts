@@ -11,7 +11,7 @@ import { ImportValidationError, validateBusiness, validateRecords, type ImportOu
 import { AnalysisCache } from '../core/insights/per-review.js';
 import { sortNewestFirst } from '../core/reviews.js';
 import { installationFeedTag } from '../snapshot/live-data.js';
-import { analyseAndKeep, INSIGHTS_KEPT, Snapshot } from '../snapshot/snapshot.js';
+import { analyseAndKeep, DOCUMENT_STEPS, INSIGHTS_KEPT, Snapshot } from '../snapshot/snapshot.js';
 import type { Store, StoredData } from '../store/store.js';
 import { parseCsvImport } from './formats/csv.js';
 import { parseGbpImport } from './formats/gbp.js';
@@ -124,14 +124,16 @@ export interface ImportOptions {
 const PROGRESS_FROM = 2000;
 
 /** Bars go to stderr so stdout carries only the summary. Small imports finish before a bar helps. */
-function progressBar(enabled: boolean, label: string, total: number) {
-  if (!enabled || total < PROGRESS_FROM) return { update: (_n: number) => {}, stop: () => {} };
-  const bar = new cliProgress.SingleBar(
-    { format: `${label.padEnd(10)} [{bar}] {percentage}% {value}/{total}`, stream: process.stderr, hideCursor: true },
-    cliProgress.Presets.shades_classic,
-  );
-  bar.start(total, 0);
-  return { update: (n: number) => bar.update(n), stop: () => bar.stop() };
+/**
+ * A bar on stderr for `total` items (shown from PROGRESS_FROM of them), or with `steps` for a
+ * few named steps of unlike size: their count and the one under way, no percentage.
+ */
+function progressBar(enabled: boolean, label: string, total: number, steps = false) {
+  if (!enabled || (!steps && total < PROGRESS_FROM)) return { update: (_n: number, _step?: string) => {}, stop: () => {} };
+  const counted = steps ? '{value}/{total} done{step}' : '{percentage}% {value}/{total}';
+  const bar = new cliProgress.SingleBar({ format: `${label.padEnd(10)} [{bar}] ${counted}`, stream: process.stderr, hideCursor: true }, cliProgress.Presets.shades_classic);
+  bar.start(total, 0, { step: '' });
+  return { update: (n: number, step?: string) => bar.update(n, step === undefined ? undefined : { step }), stop: () => bar.stop() };
 }
 
 /** Reads, validates (all or nothing) and merges one file; returns the summary line and, when the seeded demo is involved, what to say about it. */
@@ -245,12 +247,14 @@ export async function prepareRevision(
   const movedOn = await moved();
   if (done.insights === 'analysed' && movedOn) done.insights = 'left';
   if (!documentsOf || !opts.baseUrl || movedOn) return done;
-  // No bar for this step (its parts are of unlike size), but a line: at a million reviews it takes minutes.
-  if (opts.progress && data.reviews.length >= PROGRESS_FROM) process.stderr.write(`documents  making the published reviews, the feeds and their compressed forms for ${opts.baseUrl} ...\n`);
+  // At a million reviews this takes minutes: its steps are shown by name.
+  const making = progressBar(opts.progress && data.reviews.length >= PROGRESS_FROM, 'documents', DOCUMENT_STEPS.length, true);
   try {
-    await documentsOf.prepareDocuments(opts.baseUrl, store);
+    await documentsOf.prepareDocuments(opts.baseUrl, store, (n, next) => making.update(n, n < DOCUMENT_STEPS.length ? `, now ${next}` : ''));
   } catch (err) {
     throw new PreparationError(`the documents for ${opts.baseUrl} were not prepared (${reason(err)}); the service makes them when it next loads this revision`);
+  } finally {
+    making.stop();
   }
   done.documents = !(await moved());
   return done;

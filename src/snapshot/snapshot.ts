@@ -92,6 +92,8 @@ type KeptDocument = ResourceDocument | TopicPath;
 
 /** The feeds: small, but brotli at its best quality cost a restart ~60 ms for both. */
 const FEEDS = ['/api/feed.json', '/feed.xml'] as const;
+/** What prepareDocuments does, in order, as a person watching it reads it. */
+export const DOCUMENT_STEPS = ['search index', 'published reviews', ...FEEDS.map((f) => `${f} compressed`), '/reviews.json compressed', '/insights.json compressed'];
 
 /**
  * Everything served for one revision: the data, the search index and the pre-rendered,
@@ -173,11 +175,16 @@ export class Snapshot {
    * and their compressed forms are kept in the store for this revision, build (and origin), so a
    * restart reads them instead.
    */
-  async prepareDocuments(baseUrl: string, store: KeptStore): Promise<void> {
+  /** `onStep`: told as each of DOCUMENT_STEPS (of unlike size) starts, and once more when all are done (a CLI's progress). */
+  async prepareDocuments(baseUrl: string, store: KeptStore, onStep: (done: number, next: string) => void = () => {}): Promise<void> {
+    let done = 0;
+    const step = () => onStep(done, DOCUMENT_STEPS[done++] ?? '');
+    step();
     const searchName = keptName('search index');
     if (await this.index.prepare(pause, await store.loadKept(this.revision.revision, searchName))) {
       await store.saveKept(this.revision.revision, searchName, this.index.preparedBytes());
     }
+    step();
     if (this.reviewBytes?.baseUrl !== baseUrl) {
       this.reviewBytes = (await this.keptReviewBytes(baseUrl, store)) ?? (await ReviewBytes.make(this.business, this.aggregate, this.index.reviews, baseUrl, pause));
     }
@@ -185,20 +192,24 @@ export class Snapshot {
     const dataset = this.topic('/reviews.json', baseUrl);
     await pause();
     for (const path of FEEDS) {
+      step();
       const [gzip, br] = await Promise.all((['gzip', 'br'] as const).map((coding) => store.loadKept(this.revision.revision, codingName(path, coding, baseUrl, this.feedTag))));
       const kept = { ...(gzip && { gzip }), ...(br && { br }) };
       this.keptCodings.set(path, kept);
       await this.encodeAndKeep(store, this.topic(path, baseUrl), path, baseUrl, ['gzip', 'br'], kept, this.feedTag);
       await pause();
     }
+    step();
     await this.encodeAndKeep(store, dataset, '/reviews.json', baseUrl, ['gzip', 'br'], reviewsKept);
     if (!this.reviewBytes.etag) await store.saveKept(this.revision.revision, keptName('/reviews.json index', baseUrl), this.reviewBytes.index(dataset.etag));
     // About 0.1 s at 100k reviews: made here, not by the first permalink or get_review.
     this.idPositions();
+    step();
     // The MCP resources (escaped copies of the two largest documents) are made on their first
     // read, a megabyte at a time: made ahead they doubled what a start costs and holds.
     const insightsKept = { ...this.keptCodings.get('/insights.json') };
     await this.encodeAndKeep(store, this.insightsDocument(), '/insights.json', '', ['br'], insightsKept);
+    step();
   }
 
   /**
