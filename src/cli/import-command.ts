@@ -125,14 +125,14 @@ const PROGRESS_FROM = 2000;
 
 /** Bars go to stderr so stdout carries only the summary. Small imports finish before a bar helps. */
 /**
- * A bar on stderr for `total` items (shown from PROGRESS_FROM of them), or with `steps` for a
- * few named steps of unlike size: their count and the one under way, no percentage.
+ * A bar on stderr for `total` items (shown from PROGRESS_FROM of them), or, given the first one's
+ * name, for a few named steps of unlike size: their count and the one under way, no percentage.
  */
-function progressBar(enabled: boolean, label: string, total: number, steps = false) {
-  if (!enabled || (!steps && total < PROGRESS_FROM)) return { update: (_n: number, _step?: string) => {}, stop: () => {} };
-  const counted = steps ? '{value}/{total} done{step}' : '{percentage}% {value}/{total}';
+function progressBar(enabled: boolean, label: string, total: number, firstStep?: string) {
+  if (!enabled || (firstStep === undefined && total < PROGRESS_FROM)) return { update: (_n: number, _step?: string) => {}, stop: () => {} };
+  const counted = firstStep === undefined ? '{percentage}% {value}/{total}' : '{value}/{total} done{step}';
   const bar = new cliProgress.SingleBar({ format: `${label.padEnd(10)} [{bar}] ${counted}`, stream: process.stderr, hideCursor: true }, cliProgress.Presets.shades_classic);
-  bar.start(total, 0, { step: '' });
+  bar.start(total, 0, { step: firstStep });
   return { update: (n: number, step?: string) => bar.update(n, step === undefined ? undefined : { step }), stop: () => bar.stop() };
 }
 
@@ -248,9 +248,10 @@ export async function prepareRevision(
   if (done.insights === 'analysed' && movedOn) done.insights = 'left';
   if (!documentsOf || !opts.baseUrl || movedOn) return done;
   // At a million reviews this takes minutes: its steps are shown by name.
-  const making = progressBar(opts.progress && data.reviews.length >= PROGRESS_FROM, 'documents', DOCUMENT_STEPS.length, true);
+  const now = (n: number) => (n < DOCUMENT_STEPS.length ? `, now ${DOCUMENT_STEPS[n]}` : '');
+  const making = progressBar(opts.progress && data.reviews.length >= PROGRESS_FROM, 'documents', DOCUMENT_STEPS.length, now(0));
   try {
-    await documentsOf.prepareDocuments(opts.baseUrl, store, (n, next) => making.update(n, n < DOCUMENT_STEPS.length ? `, now ${next}` : ''));
+    await documentsOf.prepareDocuments(opts.baseUrl, store, (n) => making.update(n, now(n)));
   } catch (err) {
     throw new PreparationError(`the documents for ${opts.baseUrl} were not prepared (${reason(err)}); the service makes them when it next loads this revision`);
   } finally {

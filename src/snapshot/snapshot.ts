@@ -175,10 +175,10 @@ export class Snapshot {
    * and their compressed forms are kept in the store for this revision, build (and origin), so a
    * restart reads them instead.
    */
-  /** `onStep`: told as each of DOCUMENT_STEPS (of unlike size) starts, and once more when all are done (a CLI's progress). */
-  async prepareDocuments(baseUrl: string, store: KeptStore, onStep: (done: number, next: string) => void = () => {}): Promise<void> {
+  /** `onStep`: told how many of DOCUMENT_STEPS (of unlike size) are done as each starts, and when all are (a CLI's progress). */
+  async prepareDocuments(baseUrl: string, store: KeptStore, onStep: (done: number) => void = () => {}): Promise<void> {
     let done = 0;
-    const step = () => onStep(done, DOCUMENT_STEPS[done++] ?? '');
+    const step = () => onStep(done++);
     step();
     const searchName = keptName('search index');
     if (await this.index.prepare(pause, await store.loadKept(this.revision.revision, searchName))) {
