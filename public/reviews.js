@@ -6,7 +6,9 @@
   const list = document.querySelector('#review-list');
   const status = document.querySelector('#review-status');
   const pager = document.querySelector('#pager');
-  if (!form || !list || !status || !pager) return;
+  // What the answer says of a technician or service the profile does not know (matched as a word).
+  const notices = document.querySelector('#review-notices');
+  if (!form || !list || !status || !pager || !notices) return;
   const PAGE = 20;
   // A change waits this long for the next one: typing a date's year or stepping through a
   // select with the arrow keys is one search and one history entry, not one per step.
@@ -150,6 +152,8 @@
       return;
     }
     state = { params: p, matched: body.matched, shown: body.returned, cursor: body.next_cursor };
+    notices.replaceChildren(...(body.notices ?? []).map((n) => el('p', { class: 'card notice' }, n.message)));
+    notices.hidden = !body.notices?.length;
     list.replaceChildren(...body.reviews.map((r) => card(r, p.get('query'))));
     drawStatus();
     drawPager();
@@ -190,6 +194,8 @@
     take('form.filters', form);
     take('#review-list', list);
     take('#pager', pager);
+    take('#review-notices', notices);
+    notices.hidden = notices.childElementCount === 0;
     status.textContent = doc.querySelector('#review-status')?.textContent ?? '';
     state = null;
     shownUrl = location.pathname + location.search;

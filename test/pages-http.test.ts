@@ -4,6 +4,7 @@ import { createHash } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { DEMO_BUSINESS } from '../src/core/demo/business.js';
 import { demoReviews } from '../src/core/demo/reviews.js';
+import { html } from '../src/pages/html.js';
 import { BUSINESS, REVIEWS } from './fixtures/data.js';
 import { startTestService, type TestService } from './helpers.js';
 
@@ -68,6 +69,23 @@ describe('pages over HTTP', () => {
     assert.doesNotMatch(page, /Invalid ISO date|since:/);
     const bad = await (await fetch(`${svc.url}/?rating=9&page=x`)).text();
     assert.match(bad, /left out: Stars \(choose 1 to 5 stars\); Page \(a page number from 1\)\./);
+  });
+  it('a technician or service the profile does not know: the page says it was matched as a word and names those it knows, as the API\'s notices do', async () => {
+    const notices = (page: string) => /<div id="review-notices"( hidden)?>(.*?)<\/div>/s.exec(page)!;
+    for (const [path, parameter] of [
+      ['/?technician=Bob', 'mentions_technician'],
+      ['/?service=roofing', 'mentions_service'],
+    ] as const) {
+      const page = await (await fetch(`${svc.url}${path}`)).text();
+      const api = (await (await fetch(`${svc.url}/api/reviews/search?${parameter}=${path.split('=')[1]}`)).json()) as { notices: { message: string }[] };
+      const [, hidden, shown] = notices(page);
+      assert.equal(hidden, undefined, path);
+      assert.equal(shown, html`<p class="card notice">${api.notices[0]!.message}</p>`.value, path);
+    }
+    for (const path of ['/', `/?technician=${DEMO_BUSINESS.technicians[0]!.name}`, '/?service=water_heater']) {
+      const [, hidden, shown] = notices(await (await fetch(`${svc.url}${path}`)).text());
+      assert.deepEqual([hidden, shown], [' hidden', ''], path);
+    }
   });
   it('an operator can leave the technicians table out (hide_technician_table in the profile)', async () => {
     assert.match(await (await fetch(`${svc.url}/`)).text(), /<h2 id="tech-h">Technicians<\/h2>/);

@@ -401,18 +401,34 @@ describe('the review list script', () => {
     }
   });
 
-  it('J4: an alias or unknown name in the URL shows in the select and survives the next change', { skip }, async () => {
-    for (const [path, field, shown, kept] of [
-      ['/?technician=DJ', 'technician', 'Dwayne', /technician=Dwayne/],
-      ['/?service=AC', 'service', 'ac_repair', /service=ac_repair/],
-      ['/?technician=Zed', 'technician', 'Zed', /technician=Zed/],
+  it('J4: an alias or unknown name in the URL shows in the select and survives the next change; an unknown one carries the notice through changes and Back', { skip }, async () => {
+    const notice = (page: Page) => page.locator('#review-notices');
+    for (const [path, field, shown, kept, unknown] of [
+      ['/?technician=DJ', 'technician', 'Dwayne', /technician=Dwayne/, false],
+      ['/?service=AC', 'service', 'ac_repair', /service=ac_repair/, false],
+      ['/?technician=Zed', 'technician', 'Zed', /technician=Zed/, true],
     ] as const) {
       const w = await open(path);
       try {
         assert.equal(await w.page.locator(`select[name=${field}]`).inputValue(), shown, path);
+        assert.equal(await notice(w.page).isVisible(), unknown, path);
         await w.page.locator('select[name=rating]').selectOption('5');
         await w.page.waitForURL(/rating=5/);
+        await settled(w.page);
         assert.match(w.page.url(), kept);
+        assert.equal(await notice(w.page).isVisible(), unknown, `${path}, drawn by the script`);
+        if (unknown) {
+          assert.match((await notice(w.page).textContent())!, /^"Zed" is not a technician on the business's roster, so reviews were matched on that word alone\. On the roster: Marco/);
+          await w.page.locator('select[name=technician]').selectOption('Marco');
+          await w.page.waitForURL(/technician=Marco/);
+          await settled(w.page);
+          assert.equal(await notice(w.page).isVisible(), false, 'a roster name: no notice');
+          await w.page.goBack();
+          await w.page.waitForURL(/technician=Zed/);
+          await settled(w.page);
+          assert.equal(await notice(w.page).isVisible(), true, 'Back restores the notice');
+        }
+        assert.deepEqual(w.problems, []);
       } finally {
         await w.context.close();
       }
