@@ -97,13 +97,14 @@ try {
     console.log(`${path.padEnd(width)}  ${CATEGORIES.map((c) => shown(c).padStart(16)).join('')}  ${runs}${low ? `  below ${MIN_SCORE}` : ''}`);
   }
 } finally {
-  // Chromium writes its profile while it shuts down: remove the directory only once it has exited.
+  // Chromium writes its profile while it shuts down: remove the directory only once it has exited
+  // (its helper processes may outlive it by a moment, hence the retries).
   const exited = chrome.child.exitCode !== null || chrome.child.signalCode !== null ? Promise.resolve() : new Promise<void>((resolve) => chrome.child.once('exit', () => resolve()));
   chrome.child.kill('SIGTERM');
   const stuck = setTimeout(() => chrome.child.kill('SIGKILL'), 10_000);
   void exited.then(() => clearTimeout(stuck));
   await Promise.all([exited, server.stop()]);
-  rmSync(work, { recursive: true, force: true, maxRetries: 5 });
+  rmSync(work, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 });
 }
 if (failed) {
   console.error(`\nLighthouse: a page scored below ${MIN_SCORE} (mobile); see the audits listed above.`);

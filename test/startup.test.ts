@@ -19,9 +19,10 @@ import { buildDigest } from '../src/snapshot/build-digest.js';
 import { gunzipWhole } from '../src/snapshot/compressor.js';
 import { BUSINESS, REVIEWS } from './fixtures/data.js';
 import { benchReviews } from '../bench/lib/dataset.js';
-import { ROOT, eventually, freshDatabase, openTestStore, runCli, startTestService, tempDir, type TestService } from './helpers.js';
+import { ROOT, TEST_STORE, eventually, freshDatabase, openTestStore, runCli, startTestService, tempDir, type TestService } from './helpers.js';
 
-const SCRIPT = ['/usr/bin/script', '/bin/script'].find((p) => existsSync(p));
+/** util-linux's script(1), which gives a command a pseudo-terminal (BusyBox's lacks -e). */
+const SCRIPT = ['/usr/bin/script', '/bin/script'].find((p) => existsSync(p) && spawnSync(p, ['--version'], { encoding: 'utf8' }).stdout?.includes('util-linux'));
 
 async function analysed(svc: TestService): Promise<number> {
   const text = await (await fetch(`${svc.url}/metrics`)).text();
@@ -152,14 +153,14 @@ describe('insights kept per revision in the store', () => {
     }
   });
 
-  it('on a terminal an import shows each long step: bars for validating, writing and analysing, and the documents\' steps by name', { skip: SCRIPT ? false : 'no script(1) here to give the CLI a terminal' }, () => {
+  it('on a terminal an import shows each long step: bars for validating, writing and analysing, and the documents\' steps by name', { skip: TEST_STORE === 'postgres' ? 'what a terminal shows does not depend on the store' : SCRIPT ? false : 'no util-linux script(1) here to give the CLI a terminal' }, () => {
     const file = join(tempDir(), 'reviews.json');
     writeFileSync(file, JSON.stringify({ reviews: benchReviews(2500) }));
     // script(1) runs the CLI on a pseudo-terminal, as an operator's shell would; stdout and stderr both reach it.
     const env: Record<string, string | undefined> = { ...process.env, NODE: process.execPath, MAIN: join(ROOT, 'src/cli/main.ts'), FILE: file, DATABASE_URL: join(tempDir(), 'tty.db'), BASE_URL: 'https://reviews.example.test', LOG_LEVEL: 'warn' };
     delete env.CI;
-    const run = spawnSync(SCRIPT!, ['-qec', '"$NODE" --import tsx "$MAIN" import "$FILE"', '/dev/null'], { cwd: ROOT, env, encoding: 'utf8' });
-    assert.equal(run.status, 0, run.stdout);
+    const run = spawnSync(SCRIPT!, ['-qec', '"$NODE" --import tsx "$MAIN" import "$FILE"', '/dev/null'], { cwd: ROOT, env, encoding: 'utf8', timeout: 300_000 });
+    assert.equal(run.status, 0, `${run.error?.message ?? ''}\n${run.stdout}`);
     // Each redraw starts again at the line's first column (ESC[1G); the frames, escapes removed.
     const frames = run.stdout.split('\u001b[1G').flatMap((f) => stripVTControlCharacters(f).split(/\r|\n/)).map((f) => f.trim());
     for (const label of ['validating', 'writing   ', 'analysing ']) assert.ok(frames.some((f) => f.startsWith(label) && f.endsWith('100% 2500/2500')), `${label}: ${JSON.stringify(frames)}`);

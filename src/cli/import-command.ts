@@ -120,13 +120,13 @@ export interface ImportOptions {
   progress: boolean;
 }
 
-/** Fewer items than this take too little time for a progress bar (or line). */
+/** Fewer items than this take too little time for a progress bar. */
 const PROGRESS_FROM = 2000;
 
-/** Bars go to stderr so stdout carries only the summary. Small imports finish before a bar helps. */
 /**
- * A bar on stderr for `total` items (shown from PROGRESS_FROM of them), or, given the first one's
- * name, for a few named steps of unlike size: their count and the one under way, no percentage.
+ * A bar for `total` items (shown from PROGRESS_FROM of them: small imports finish before a bar
+ * helps), or, given the first one's name, for a few named steps of unlike size: their count and
+ * the one under way, no percentage. On stderr, so stdout carries only the summary.
  */
 function progressBar(enabled: boolean, label: string, total: number, firstStep?: string) {
   if (!enabled || (firstStep === undefined && total < PROGRESS_FROM)) return { update: (_n: number, _step?: string) => {}, stop: () => {} };
@@ -218,6 +218,7 @@ export async function prepareRevision(
   /** The snapshot whose documents to make: set only when this run analysed the revision (or, `always`, read it) for BASE_URL. */
   let documentsOf: Snapshot | undefined;
   const analysing = progressBar(opts.progress, 'analysing', data.reviews.length);
+  let movedOn = false;
   try {
     const analysis = {
       onProgress: (n: number) => analysing.update(n),
@@ -238,13 +239,13 @@ export async function prepareRevision(
       const reviews = sortNewestFirst(data.reviews);
       if (await analyseAndKeep(store, { business: data.business ?? PLACEHOLDER_BUSINESS, reviews, revision }, new AnalysisCache(), analysis)) done.insights = 'analysed';
     }
+    movedOn = await moved();
   } catch (err) {
     throw insightsNotMade(err);
   } finally {
     analysing.stop();
   }
   // The store keeps only the newest revision's entries: once the data has moved on, what was made here is not kept.
-  const movedOn = await moved();
   if (done.insights === 'analysed' && movedOn) done.insights = 'left';
   if (!documentsOf || !opts.baseUrl || movedOn) return done;
   // At a million reviews this takes minutes: its steps are shown by name.

@@ -173,9 +173,9 @@ export class Snapshot {
    * published reviews' bytes (/reviews.json and every `since` answer) and their compressed forms,
    * the feeds and the insights document. The search index's prepared parts, the published bytes
    * and their compressed forms are kept in the store for this revision, build (and origin), so a
-   * restart reads them instead.
+   * restart reads them instead. `onStep` is told how many of DOCUMENT_STEPS (of unlike size) are
+   * done as each starts, and when all are (a CLI's progress).
    */
-  /** `onStep`: told how many of DOCUMENT_STEPS (of unlike size) are done as each starts, and when all are (a CLI's progress). */
   async prepareDocuments(baseUrl: string, store: KeptStore, onStep: (done: number) => void = () => {}): Promise<void> {
     let done = 0;
     const step = () => onStep(done++);

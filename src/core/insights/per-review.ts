@@ -116,10 +116,10 @@ function sameStrings(a: readonly string[], b: readonly string[]): boolean {
   return true;
 }
 
-/** Analysis of single reviews for one business profile; `key` changes when the profile changes what is found. */
 /** The aspect analyser's reading of one review's text. */
 type Reading = ReturnType<AspectAnalyser['review']>;
 
+/** Analysis of single reviews for one business profile; `key` changes when the profile changes what is found. */
 export class ReviewAnalyser {
   readonly analyser: AspectAnalyser;
   readonly matchers: EntityMatchers;
