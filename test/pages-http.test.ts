@@ -69,9 +69,15 @@ describe('pages over HTTP', () => {
     assert.doesNotMatch(page, /Invalid ISO date|since:/);
     const bad = await (await fetch(`${svc.url}/?rating=9&page=x`)).text();
     assert.match(bad, /left out: Stars \(choose 1 to 5 stars\); Page \(a page number from 1\)\./);
+    // A page number that is not one shows page 1, as "/" does, but says so; "/" never does.
+    for (const path of ['/', '/?page=x', '/?page=01', '/']) {
+      const shown = await (await fetch(`${svc.url}${path}`)).text();
+      if (path === '/') assert.doesNotMatch(shown, /left out/, path);
+      else assert.match(shown, /left out: Page \(a page number from 1\)\./, path);
+    }
   });
   it('a technician or service the profile does not know: the page says it was matched as a word and names those it knows, as the API\'s notices do', async () => {
-    const notices = (page: string) => /<div id="review-notices"( hidden)?>(.*?)<\/div>/s.exec(page)!;
+    const notices = (page: string) => /<div id="review-notices" aria-live="polite"( hidden)?>(.*?)<\/div>/s.exec(page)!;
     for (const [path, parameter] of [
       ['/?technician=Bob', 'mentions_technician'],
       ['/?service=roofing', 'mentions_service'],
@@ -82,7 +88,8 @@ describe('pages over HTTP', () => {
       assert.equal(hidden, undefined, path);
       assert.equal(shown, html`<p class="card notice">${api.notices[0]!.message}</p>`.value, path);
     }
-    for (const path of ['/', `/?technician=${DEMO_BUSINESS.technicians[0]!.name}`, '/?service=water_heater']) {
+    // Names and aliases the profile knows, in any case, get none.
+    for (const path of ['/', `/?technician=${DEMO_BUSINESS.technicians[0]!.name}`, '/?technician=dj', '/?service=water_heater', '/?service=AC']) {
       const [, hidden, shown] = notices(await (await fetch(`${svc.url}${path}`)).text());
       assert.deepEqual([hidden, shown], [' hidden', ''], path);
     }

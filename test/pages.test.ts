@@ -423,6 +423,14 @@ describe('the review list script', () => {
           await w.page.waitForURL(/technician=Marco/);
           await settled(w.page);
           assert.equal(await notice(w.page).isVisible(), false, 'a roster name: no notice');
+          // Chosen again (the select keeps the name from the URL): the script draws the notice itself.
+          await w.page.locator('select[name=technician]').selectOption('Zed');
+          await w.page.waitForURL(/technician=Zed/);
+          await settled(w.page);
+          assert.match((await notice(w.page).textContent())!, /^"Zed" is not a technician/, 'drawn by the script');
+          await w.page.locator('select[name=technician]').selectOption('Marco');
+          await w.page.waitForURL(/technician=Marco/);
+          await settled(w.page);
           await w.page.goBack();
           await w.page.waitForURL(/technician=Zed/);
           await settled(w.page);

@@ -187,7 +187,8 @@ export const pageOperations: Operation[] = [
       const tidy = tidyQuery(req.url);
       if (tidy !== null) return reply.redirect(tidy, 302);
       const q = parsePageQuery(req.query as Record<string, unknown>);
-      const served = cachedPage(`page:/?${JSON.stringify([q.filters, q.page])}`, HTML, (snap) => renderReviewPage(snap, ctx.baseUrl, q), 'on-demand')(ctx);
+      // The errors too: "?page=x" and "?page=01" are page 1, like "/", but are told what was left out.
+      const served = cachedPage(`page:/?${JSON.stringify([q.filters, q.page, q.errors])}`, HTML, (snap) => renderReviewPage(snap, ctx.baseUrl, q), 'on-demand')(ctx);
       return sendRepresentation(req, reply, served.rep, served.opts);
     },
   }),
