@@ -236,6 +236,9 @@ class ReviewcastReviews extends HTMLElement {
     if (!res.ok) return this.fail(await res.json().catch(() => null));
     this.etag = res.headers.get('etag');
     this.data = await res.json();
+    // A technician or service the profile does not know (a typo in the embed code): told to the
+    // site's developer, not to its visitors.
+    for (const n of this.data.notices ?? []) console.warn(`<reviewcast-reviews>: ${n.message}`);
     this.render();
   }
 

@@ -94,6 +94,19 @@ describe('GET /embed.json', () => {
     const tom = await widget('layout=summary&technician=Tom');
     assert.ok(tom.rating.review_count > 0 && tom.rating.review_count < d.reviews.length);
     assert.equal(tom.business.url, `${svc.url}/?technician=Tom`);
+    assert.equal(tom.notices, undefined, 'a roster name: no notice');
+  });
+
+  it('a technician or service the profile does not know carries the search API\'s notices', async () => {
+    for (const [query, parameter] of [
+      ['technician=Zed', 'mentions_technician'],
+      ['service=roofing', 'mentions_service'],
+    ] as const) {
+      const data = await widget(`layout=badge&${query}`);
+      const api = (await (await fetch(`${svc.url}/api/reviews/search?${parameter}=${query.split('=')[1]}`)).json()) as { notices: unknown };
+      assert.deepEqual(data.notices, api.notices, query);
+    }
+    assert.equal((await widget('layout=badge&technician=DJ&service=AC')).notices, undefined, 'aliases are known');
   });
 
   it('the list pages through every matching review exactly once with cursor', async () => {

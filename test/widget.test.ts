@@ -77,6 +77,8 @@ interface Hosted {
   /** Every request the page made, by URL. */
   requests: string[];
   problems: string[];
+  /** Console warnings: what the widget tells whoever embeds it. */
+  warnings: string[];
 }
 
 async function openHost(embed: string, opts: { width?: number; reducedMotion?: 'reduce' | 'no-preference'; colorScheme?: 'light' | 'dark'; clock?: boolean } = {}): Promise<Hosted> {
@@ -92,9 +94,11 @@ async function openHost(embed: string, opts: { width?: number; reducedMotion?: '
   }
   const requests: string[] = [];
   const problems: string[] = [];
+  const warnings: string[] = [];
   page.on('request', (r) => requests.push(r.url()));
   page.on('console', (m) => {
     if (m.type() === 'error') problems.push(`console: ${m.text()}`);
+    if (m.type() === 'warning') warnings.push(m.text());
   });
   page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
   page.on('requestfailed', (r) => problems.push(`failed: ${r.url()} ${r.failure()?.errorText}`));
@@ -102,7 +106,7 @@ async function openHost(embed: string, opts: { width?: number; reducedMotion?: '
     if (r.status() >= 400) problems.push(`HTTP ${r.status()}: ${r.url()}`);
   });
   await page.goto(`${hostUrl}/?embed=${encodeURIComponent(embed)}`, { waitUntil: 'networkidle' });
-  return { page, context, requests, problems };
+  return { page, context, requests, problems, warnings };
 }
 
 /** The widget's shadow root has drawn its data (a heading or the badge). */
@@ -262,6 +266,24 @@ describe('review widget on another origin, under a hostile stylesheet', () => {
       }
     } finally {
       await w.context.close();
+    }
+  });
+
+  it('a technician the profile does not know: the widget warns on the console for whoever embeds it, naming those it knows; a roster name or alias: no warning', { skip }, async () => {
+    for (const [technician, warned] of [
+      ['Zed', true],
+      ['DJ', false],
+    ] as const) {
+      const w = await openHost(`<reviewcast-reviews layout="badge" technician="${technician}"></reviewcast-reviews>`);
+      try {
+        await rendered(w.page);
+        assert.deepEqual(w.problems, []);
+        const ours = w.warnings.filter((m) => m.startsWith('<reviewcast-reviews>'));
+        if (warned) assert.deepEqual(ours, [`<reviewcast-reviews>: "Zed" is not a technician on the business's roster, so reviews were matched on that word alone. On the roster: Marco (Marco Diaz); Priya (Priya Shah); Tom (Tommy, Tom Becker); Lena (Lena Ortiz); Dwayne (DJ, Dwayne Carter).`]);
+        else assert.deepEqual(ours, [], technician);
+      } finally {
+        await w.context.close();
+      }
     }
   });
 

@@ -56,6 +56,7 @@ export function widgetData(snap: Snapshot, q: WidgetDataQuery, baseUrl: string):
     reviews: shows ? hits.reviews.map((r) => publishReview(r, baseUrl)) : [],
     next_cursor: shows ? hits.next_cursor : null,
     mentions: q.layout === 'summary' ? mentions(snap, inScope) : [],
+    ...(hits.notices && { notices: hits.notices }),
   };
 }
 

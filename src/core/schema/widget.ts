@@ -1,7 +1,7 @@
 /** The review widget: one schema for its attributes, the /embed query and the /embed.json query and answer. */
 import { z } from 'zod';
 import { ReviewSchema, PublishedReviewSchema } from './review.js';
-import { SearchSort } from './search.js';
+import { SearchNoticeSchema, SearchSort } from './search.js';
 
 /** true or false as JSON; the query-string face reads the words (fromQueryString), the element reads a bare attribute as true. */
 const Flag = z.boolean({ error: 'must be true or false' });
@@ -78,6 +78,12 @@ export const WidgetDataSchema = z
     mentions: z
       .array(z.object({ id: z.string(), label: z.string(), mention_count: Count, positive_pct: z.number().min(0).max(100) }))
       .describe('summary: the aspects the reviews in scope mention most (at most 6), with the share of positive mentions; empty for other layouts'),
+    notices: z
+      .array(SearchNoticeSchema)
+      .optional()
+      .describe(
+        'Present only when technician names no technician on the roster, or service no service of the profile (the search API\'s notices): the scope is then the reviews naming that value as written. The widget writes them to the browser console, for whoever embeds it.',
+      ),
   })
   .meta({ id: 'WidgetData', description: 'What the review widget shows: the true figures in scope, a page of reviews and what customers mention' });
 export type WidgetData = z.infer<typeof WidgetDataSchema>;
