@@ -127,7 +127,8 @@ export const TOOLS: ToolDef[] = [
     run: ({ id }, snap, baseUrl) => {
       const review = snap.review(id.trim().toUpperCase());
       if (!review) return new ToolFailure(`No review has id "${id}". Ids come from search_reviews or get_reviews_since.`);
-      const { per, evidence } = snap.evidencedAnalysisOf(review.id)!;
+      // One reading of the text for both: the analysis (the insights' per_review entry) and its evidence.
+      const { per, evidence } = snap.analyser().withEvidence(review);
       return { review: publishReview(review, baseUrl), analysis: per, evidence };
     },
   }),

@@ -18,7 +18,7 @@ import { ATOM_CONTENT_TYPE, renderAtom } from '../core/feeds/atom.js';
 import { renderJsonFeed } from '../core/feeds/jsonfeed.js';
 import { buildInsights } from '../core/insights/build.js';
 import { AnalysisCache, ReviewAnalyser } from '../core/insights/per-review.js';
-import type { AspectEvidence, InsightsOverview, PerReview } from '../core/schema/insights.js';
+import type { InsightsOverview, PerReview } from '../core/schema/insights.js';
 import type { Review } from '../core/schema/review.js';
 import type { SearchHits } from '../core/schema/search.js';
 import type { TopicPath } from '../core/feeds/websub-topics.js';
@@ -269,12 +269,6 @@ export class Snapshot {
   analysisOf(id: string): PerReview | undefined {
     const review = this.review(id);
     return review && this.analyser().analyse(review).per;
-  }
-
-  /** analysisOf, with the sentences each aspect judgement rests on (MCP get_review), from one reading of the review. */
-  evidencedAnalysisOf(id: string): { per: PerReview; evidence: AspectEvidence[] } | undefined {
-    const review = this.review(id);
-    return review && this.analyser().withEvidence(review);
   }
 
   /** The aspects of a review and their polarity as the insights counted them (per_review's, less the phrases), without analysing it again. */

@@ -153,13 +153,18 @@ export class ReviewAnalyser {
    * document counted) rather than kept for every review.
    */
   withEvidence(r: Review): { per: PerReview; evidence: AspectEvidence[] } {
-    const read = r.text ? this.analyser.review(r.text, r.rating) : null;
+    const read = this.read(r);
     const evidence = (read?.sentences ?? []).flatMap((s) => s.aspects.map((a) => ({ sentence: s.text, aspect: a.aspect, polarity: a.polarity })));
     return { per: this.analyse(r, read).per, evidence };
   }
 
+  /** The aspect analyser's reading of the review's text; null for a rating-only review. */
+  private read(r: Review): Reading | null {
+    return r.text ? this.analyser.review(r.text, r.rating) : null;
+  }
+
   /** `read`: the analyser's reading of the review's text, when the caller has made it already. */
-  analyse(r: Review, read: Reading | null = r.text ? this.analyser.review(r.text, r.rating) : null): ReviewAnalysis {
+  analyse(r: Review, read = this.read(r)): ReviewAnalysis {
     const text = r.text ?? '';
     // Each sentence's runs of words between marks, for its phrases and its topics.
     const runs = (read?.sentences ?? []).map((s) => wordRuns(s.text));
