@@ -8,7 +8,9 @@
   const pager = document.querySelector('#pager');
   // What the answer says of a technician or service the profile does not know (matched as a word).
   const notices = document.querySelector('#review-notices');
-  if (!form || !list || !status || !pager || !notices) return;
+  // What the URL asked for that could not be used ("?rating=9"): true of that URL only.
+  const errors = document.querySelector('#review-errors');
+  if (!form || !list || !status || !pager || !notices || !errors) return;
   const PAGE = 20;
   // A change waits this long for the next one: typing a date's year or stepping through a
   // select with the arrow keys is one search and one history entry, not one per step.
@@ -154,6 +156,9 @@
     state = { params: p, matched: body.matched, shown: body.returned, cursor: body.next_cursor };
     notices.replaceChildren(...(body.notices ?? []).map((n) => el('p', { class: 'card notice' }, n.message)));
     notices.hidden = !body.notices?.length;
+    // This list is the search's answer to every value in the form: none was left out.
+    errors.replaceChildren();
+    errors.hidden = true;
     list.replaceChildren(...body.reviews.map((r) => card(r, p.get('query'))));
     drawStatus();
     drawPager();
@@ -196,6 +201,8 @@
     take('#pager', pager);
     take('#review-notices', notices);
     notices.hidden = notices.childElementCount === 0;
+    take('#review-errors', errors);
+    errors.hidden = errors.childElementCount === 0;
     status.textContent = doc.querySelector('#review-status')?.textContent ?? '';
     state = null;
     shownUrl = location.pathname + location.search;

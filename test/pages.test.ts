@@ -443,6 +443,25 @@ describe('the review list script', () => {
     }
   });
 
+  it('J4b: the alert naming filters the URL could not use goes when the script draws a new list and comes back with Back', { skip }, async () => {
+    const alert = (page: Page) => page.locator('#review-errors [role=alert]');
+    const w = await open('/?rating=9&page=x');
+    try {
+      assert.match((await alert(w.page).textContent())!, /left out: Stars \(choose 1 to 5 stars\); Page \(a page number from 1\)\./);
+      await w.page.locator('select[name=rating]').selectOption('5');
+      await w.page.waitForURL(/rating=5/);
+      await settled(w.page);
+      assert.equal(await alert(w.page).count(), 0, 'the new list used every filter');
+      await w.page.goBack();
+      await w.page.waitForURL(/rating=9/);
+      await settled(w.page);
+      assert.match((await alert(w.page).textContent())!, /left out: Stars/, 'Back to the URL restores its alert');
+      assert.deepEqual(w.problems, []);
+    } finally {
+      await w.context.close();
+    }
+  });
+
   it('J5: a filter set by the script shows a Clear link that clears it in place', { skip }, async () => {
     const w = await open('/');
     try {

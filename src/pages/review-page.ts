@@ -354,7 +354,7 @@ ${mentions.length ? html`<h3 id="mentions-h">What people mention</h3>
 </div></details>
 <div><button type="submit">Apply filters</button> <a id="clear-filters" href="/"${filtered ? '' : html` hidden`}>Clear filters</a></div>
 </form>
-${q.errors.length ? html`<p class="card error" role="alert">Some filters could not be used and were left out: ${q.errors.join('; ')}. <a href="/">Clear filters</a></p>` : ''}
+<div id="review-errors"${q.errors.length ? '' : html` hidden`}>${q.errors.length ? html`<p class="card error" role="alert">Some filters could not be used and were left out: ${q.errors.join('; ')}. <a href="/">Clear filters</a></p>` : ''}</div>
 <div id="review-notices" aria-live="polite"${all.notices?.length ? '' : html` hidden`}>${(all.notices ?? []).map((n) => html`<p class="card notice">${n.message}</p>`)}</div>
 <p id="review-status" role="status" aria-live="polite">${statusText(all.matched, filtered, (page - 1) * PAGE_SIZE + 1, (page - 1) * PAGE_SIZE + shown.length, sort)}</p>
 <ol class="reviews" id="review-list" data-business="${b.name}">${shown.map((r) => reviewCard(r, b, q.search.query))}</ol>
