@@ -10,7 +10,7 @@ import pg from 'pg';
 import { CSV_COLUMNS } from '../src/cli/formats/csv.js';
 import { GBP_SPELLINGS } from '../src/cli/formats/gbp.js';
 import { ImportFileError } from '../src/cli/formats/types.js';
-import { FileAccessError, openImportFile, runImport, WHOLE_TEXT_BYTES, type ImportFile, type ImportFormat } from '../src/cli/import-command.js';
+import { FileAccessError, openImportFile, PreparationError, prepareRevision, runImport, WHOLE_TEXT_BYTES, type ImportFile, type ImportFormat } from '../src/cli/import-command.js';
 import { datasetJson, reviewsDataset } from '../src/core/dataset.js';
 import { DEMO_BUSINESS } from '../src/core/demo/business.js';
 import { demoReviews } from '../src/core/demo/reviews.js';
@@ -306,6 +306,41 @@ describe('reviewcast import', () => {
     } finally {
       await store.close();
     }
+  });
+});
+
+describe('prepareRevision: the store failing at any step', () => {
+  it('its last look at the revision, after the documents, failing is a PreparationError naming the documents, like any other step\'s', async () => {
+    const db = await freshDatabase();
+    const seed = await openTestStore(db);
+    await seed.importReviews({ reviews: REVIEWS, business: BUSINESS, replace: false, dryRun: false });
+    await seed.close();
+    // A first run counts the store's revision checks; the second fails the last of them.
+    const run = async (failAt: number) => {
+      const store = await openTestStore(db);
+      let checks = 0;
+      const failing = new Proxy(store, {
+        get(target, name, receiver) {
+          if (name !== 'getRevision') return Reflect.get(target, name, receiver) as unknown;
+          return async () => {
+            if (++checks === failAt) throw new Error('the store went away');
+            return target.getRevision();
+          };
+        },
+      });
+      try {
+        return { done: await prepareRevision(failing, { progress: false, baseUrl: 'https://reviews.example.test', always: true }), checks };
+      } finally {
+        await store.close();
+      }
+    };
+    const first = await run(0);
+    assert.equal(first.done.documents, true);
+    await assert.rejects(run(first.checks), (err: unknown) => {
+      assert.ok(err instanceof PreparationError, String(err));
+      assert.equal(err.message, 'the documents for https://reviews.example.test were not prepared (the store went away); the service makes them when it next loads this revision');
+      return true;
+    });
   });
 });
 

@@ -253,12 +253,12 @@ export async function prepareRevision(
   const making = progressBar(opts.progress && data.reviews.length >= PROGRESS_FROM, 'documents', DOCUMENT_STEPS.length, now(0));
   try {
     await documentsOf.prepareDocuments(opts.baseUrl, store, (n) => making.update(n, now(n)));
+    done.documents = !(await moved());
   } catch (err) {
     throw new PreparationError(`the documents for ${opts.baseUrl} were not prepared (${reason(err)}); the service makes them when it next loads this revision`);
   } finally {
     making.stop();
   }
-  done.documents = !(await moved());
   return done;
 }
 
