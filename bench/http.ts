@@ -12,7 +12,9 @@
  * request holds on a loaded machine where requests per second do not; the hot-path target is
  * bare node's CPU per request / ours >= 0.95 for small bodies and 304s. Before any of it, every
  * server answers each path and variant for a second, unmeasured (a warm-up, as in bench:search).
- * Usage: [BENCH_BEFORE=/built/checkout] npm run bench:http [-- seconds [sizes]]   e.g. npm run bench:http -- 3 1000,10000
+ * Each row runs every server BENCH_ROUNDS times in turn (5 unless set); figures are medians, and each
+ * target's ratio is the median of the rounds' ratios, with their range.
+ * Usage: [BENCH_BEFORE=/built/checkout] [BENCH_ROUNDS=5] npm run bench:http [-- seconds [sizes]]   e.g. npm run bench:http -- 3 1000,10000
  */
 import { request } from 'undici';
 import { benchDatabase, benchReviews } from './lib/dataset.js';
@@ -21,12 +23,13 @@ import type { OutgoingHttpHeaders } from 'node:http';
 import { startBareNode, type BareFile } from './lib/bare-node.js';
 import { startNginx, startNginxInFront } from './lib/nginx.js';
 import { startService } from './lib/service.js';
-import { meanLoad, wrk, type LoadResult } from './lib/load.js';
+import { medianLoad, pairedRatio, wrk, type LoadResult } from './lib/load.js';
 import { markdownTable } from './lib/table.js';
 
 const seconds = Number(process.argv[2] ?? 3);
 const sizes = (process.argv[3] ?? '1000,10000,100000').split(',').map(Number);
-const ROUNDS = 2;
+/** Alternating rounds per row (BENCH_ROUNDS): the machines this runs on spread +-20% from one 3 s run to the next. */
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 /** Another checkout, built, to measure as "before" in the same run (BENCH_BEFORE=/path/to/checkout). */
 const BEFORE = process.env.BENCH_BEFORE;
 const CONNECTIONS = 32;
@@ -130,13 +133,18 @@ for (const n of sizes) {
         runs.bare.push(load(bare.url, v.ours, bare.pid));
         if (before) runs.before.push(load(before.url, v.before, before.pid));
       }
-      const o = meanLoad(runs.ours);
-      const g = meanLoad(runs.nginx);
-      const n0 = meanLoad(runs.bare);
-      const f = meanLoad(runs.front);
-      const b = before ? meanLoad(runs.before) : null;
-      const ratio = o.rps / g.rps;
-      const cpuRatio = n0.cpuUs / o.cpuUs;
+      const o = medianLoad(runs.ours);
+      const g = medianLoad(runs.nginx);
+      const n0 = medianLoad(runs.bare);
+      const f = medianLoad(runs.front);
+      const b = before ? medianLoad(runs.before) : null;
+      // The targets' ratios are taken round by round, then their median (the range says how far the rounds spread).
+      const nginxRatio = pairedRatio(runs.ours, runs.nginx, (r) => r.rps);
+      const cpu = pairedRatio(runs.bare, runs.ours, (r) => r.cpuUs);
+      const inFront = pairedRatio(runs.front, runs.nginx, (r) => r.rps);
+      const ratio = nginxRatio.median;
+      const cpuRatio = cpu.median;
+      const range = (x: { min: number; max: number }) => `${x.min.toFixed(2)}-${x.max.toFixed(2)}`;
       rows.push({
         reviews: n,
         path,
@@ -155,13 +163,15 @@ for (const n of sizes) {
         'ours / nginx req/s': ratio.toFixed(2),
         'ours / bare req/s': (o.rps / n0.rps).toFixed(2),
         'bare / ours CPU': cpuRatio.toFixed(2),
-        'in front / nginx req/s': (f.rps / g.rps).toFixed(2),
+        'bare / ours CPU, rounds': range(cpu),
+        'in front / nginx req/s': inFront.median.toFixed(2),
+        'in front / nginx, rounds': range(inFront),
         'nginx / in front CPU': (g.cpuUs / f.cpuUs).toFixed(2),
         'ours p50/p99 ms': `${o.p50ms.toFixed(2)} / ${o.p99ms.toFixed(2)}`,
         errors: o.errors + g.errors + n0.errors + f.errors + (b?.errors ?? 0),
         'nginx: >= 0.9': ratio >= 0.9 ? 'met' : 'missed',
         'bare CPU: >= 0.95': cpuRatio >= 0.95 ? 'met' : 'missed',
-        'in front: >= 0.9': f.rps / g.rps >= 0.9 ? 'met' : 'missed',
+        'in front: >= 0.9': inFront.median >= 0.9 ? 'met' : 'missed',
       });
       console.error(JSON.stringify(rows.at(-1)));
     }
@@ -173,6 +183,6 @@ for (const n of sizes) {
   await ours.stop();
   await before?.stop();
 }
-console.log(`\n${CONNECTIONS} connections, wrk 1 thread, ${ROUNDS} alternating runs of ${seconds}s per target\n`);
+console.log(`\n${CONNECTIONS} connections, wrk 1 thread, ${ROUNDS} alternating rounds of ${seconds}s per target; figures are medians over the rounds, ratios the median of each round's ratio\n`);
 console.log(markdownTable(rows));
 for (const line of visibility) console.log(`\n${line}`);

@@ -48,3 +48,24 @@ export function meanLoad(runs: readonly LoadResult[]): LoadResult {
   const avg = (f: (r: LoadResult) => number) => runs.reduce((s, r) => s + f(r), 0) / runs.length;
   return { rps: avg((r) => r.rps), p50ms: avg((r) => r.p50ms), p99ms: avg((r) => r.p99ms), errors: avg((r) => r.errors), cpuUs: avg((r) => r.cpuUs) };
 }
+
+const median = (xs: readonly number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const mid = s.length >> 1;
+  return s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
+};
+
+/** Each figure's median over several runs of the same load: one run disturbed by the machine moves it less than the mean. */
+export function medianLoad(runs: readonly LoadResult[]): LoadResult {
+  const m = (f: (r: LoadResult) => number) => median(runs.map(f));
+  return { rps: m((r) => r.rps), p50ms: m((r) => r.p50ms), p99ms: m((r) => r.p99ms), errors: m((r) => r.errors), cpuUs: m((r) => r.cpuUs) };
+}
+
+/**
+ * A ratio of two servers measured in alternating runs, taken round by round (each round's two runs
+ * were a few seconds apart, so a slow minute of the machine falls on both), then its median and range.
+ */
+export function pairedRatio(a: readonly LoadResult[], b: readonly LoadResult[], f: (r: LoadResult) => number): { median: number; min: number; max: number } {
+  const ratios = a.map((r, i) => f(r) / f(b[i]!));
+  return { median: median(ratios), min: Math.min(...ratios), max: Math.max(...ratios) };
+}
