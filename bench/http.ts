@@ -30,6 +30,7 @@ const seconds = Number(process.argv[2] ?? 3);
 const sizes = (process.argv[3] ?? '1000,10000,100000').split(',').map(Number);
 /** Alternating rounds per row (BENCH_ROUNDS): the machines this runs on spread +-20% from one 3 s run to the next. */
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
+if (!Number.isInteger(ROUNDS) || ROUNDS < 1) throw new Error(`BENCH_ROUNDS must be a whole number of rounds, 1 or more (got "${process.env.BENCH_ROUNDS}")`);
 /** Another checkout, built, to measure as "before" in the same run (BENCH_BEFORE=/path/to/checkout). */
 const BEFORE = process.env.BENCH_BEFORE;
 const CONNECTIONS = 32;
@@ -168,7 +169,8 @@ for (const n of sizes) {
         'in front / nginx, rounds': range(inFront),
         'nginx / in front CPU': (g.cpuUs / f.cpuUs).toFixed(2),
         'ours p50/p99 ms': `${o.p50ms.toFixed(2)} / ${o.p99ms.toFixed(2)}`,
-        errors: o.errors + g.errors + n0.errors + f.errors + (b?.errors ?? 0),
+        // Every error of every round: a median would hide errors in a minority of them.
+        errors: Object.values(runs).flat().reduce((sum, r) => sum + r.errors, 0),
         'nginx: >= 0.9': ratio >= 0.9 ? 'met' : 'missed',
         'bare CPU: >= 0.95': cpuRatio >= 0.95 ? 'met' : 'missed',
         'in front: >= 0.9': inFront.median >= 0.9 ? 'met' : 'missed',
@@ -183,6 +185,6 @@ for (const n of sizes) {
   await ours.stop();
   await before?.stop();
 }
-console.log(`\n${CONNECTIONS} connections, wrk 1 thread, ${ROUNDS} alternating rounds of ${seconds}s per target; figures are medians over the rounds, ratios the median of each round's ratio\n`);
+console.log(`\n${CONNECTIONS} connections, wrk 1 thread, ${ROUNDS} alternating rounds of ${seconds}s per target; figures are medians over the rounds, the targets' ratios the median of each round's ratio (their range in the "rounds" columns), errors summed over the rounds\n`);
 console.log(markdownTable(rows));
 for (const line of visibility) console.log(`\n${line}`);

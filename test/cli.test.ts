@@ -310,12 +310,13 @@ describe('reviewcast import', () => {
 });
 
 describe('prepareRevision: the store failing at any step', () => {
-  it('its last look at the revision, after the documents, failing is a PreparationError naming the documents, like any other step\'s', async () => {
+  it('a failing look at the revision is a PreparationError saying what was and was not made, at each step', async () => {
     const db = await freshDatabase();
     const seed = await openTestStore(db);
     await seed.importReviews({ reviews: REVIEWS, business: BUSINESS, replace: false, dryRun: false });
     await seed.close();
-    // A first run counts the store's revision checks; the second fails the last of them.
+    const BASE = 'https://reviews.example.test';
+    // `failAt` fails that call of the store's getRevision (0: none); each run finds the insights kept by the first.
     const run = async (failAt: number) => {
       const store = await openTestStore(db);
       let checks = 0;
@@ -329,18 +330,25 @@ describe('prepareRevision: the store failing at any step', () => {
         },
       });
       try {
-        return { done: await prepareRevision(failing, { progress: false, baseUrl: 'https://reviews.example.test', always: true }), checks };
+        return { done: await prepareRevision(failing, { progress: false, baseUrl: BASE, always: true }), checks };
       } finally {
         await store.close();
       }
     };
-    const first = await run(0);
-    assert.equal(first.done.documents, true);
-    await assert.rejects(run(first.checks), (err: unknown) => {
-      assert.ok(err instanceof PreparationError, String(err));
-      assert.equal(err.message, 'the documents for https://reviews.example.test were not prepared (the store went away); the service makes them when it next loads this revision');
-      return true;
-    });
+    assert.equal((await run(0)).done.insights, 'analysed');
+    const { done, checks } = await run(0);
+    assert.deepEqual([done.insights, done.documents], ['kept already', true]);
+    const messages: string[] = [];
+    for (let failAt = 1; failAt <= checks; failAt++) {
+      await assert.rejects(run(failAt), (err: unknown) => {
+        assert.ok(err instanceof PreparationError, `check ${failAt}: ${String(err)}`);
+        messages.push(err.message);
+        return true;
+      });
+    }
+    assert.ok(messages.length >= 2, messages.join('\n'));
+    for (const m of messages.slice(0, -1)) assert.match(m, /^the insights were not prepared \(the store went away\)/);
+    assert.equal(messages.at(-1), `the documents for ${BASE} were made and kept for revision 1, but whether the reviews changed meanwhile could not be checked (the store went away); a service on a newer revision makes its own`);
   });
 });
 

@@ -447,7 +447,9 @@ describe('the review list script', () => {
     const alert = (page: Page) => page.locator('#review-errors [role=alert]');
     const w = await open('/?rating=9&page=x');
     try {
+      assert.equal(await alert(w.page).isVisible(), true);
       assert.match((await alert(w.page).textContent())!, /left out: Stars \(choose 1 to 5 stars\); Page \(a page number from 1\)\./);
+      assert.deepEqual(await axeViolations(w.page), [], 'the page with its alert');
       await w.page.locator('select[name=rating]').selectOption('5');
       await w.page.waitForURL(/rating=5/);
       await settled(w.page);
@@ -455,6 +457,7 @@ describe('the review list script', () => {
       await w.page.goBack();
       await w.page.waitForURL(/rating=9/);
       await settled(w.page);
+      assert.equal(await alert(w.page).isVisible(), true, 'Back to the URL shows its alert again');
       assert.match((await alert(w.page).textContent())!, /left out: Stars/, 'Back to the URL restores its alert');
       assert.deepEqual(w.problems, []);
     } finally {

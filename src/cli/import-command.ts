@@ -253,11 +253,17 @@ export async function prepareRevision(
   const making = progressBar(opts.progress && data.reviews.length >= PROGRESS_FROM, 'documents', DOCUMENT_STEPS.length, now(0));
   try {
     await documentsOf.prepareDocuments(opts.baseUrl, store, (n) => making.update(n, now(n)));
-    done.documents = !(await moved());
   } catch (err) {
     throw new PreparationError(`the documents for ${opts.baseUrl} were not prepared (${reason(err)}); the service makes them when it next loads this revision`);
   } finally {
     making.stop();
+  }
+  try {
+    done.documents = !(await moved());
+  } catch (err) {
+    throw new PreparationError(
+      `the documents for ${opts.baseUrl} were made and kept for revision ${revision.revision}, but whether the reviews changed meanwhile could not be checked (${reason(err)}); a service on a newer revision makes its own`,
+    );
   }
   return done;
 }
