@@ -12,6 +12,7 @@ import { loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { benchDatabase } from './lib/dataset.js';
 import { startService, type Service } from './lib/service.js';
+import { percentile } from './lib/stats.js';
 import { markdownTable } from './lib/table.js';
 
 const n = Number(process.argv[2] ?? 20_000);
@@ -20,10 +21,6 @@ const which = process.argv[4] ?? 'both';
 const ATTACKER = '203.0.113.66';
 const MCP_HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-06-18', 'x-forwarded-for': ATTACKER };
 const oldDate = (i: number) => new Date(Date.UTC(1900, 0, 1) + i * 86_400_000).toISOString().slice(0, 10);
-
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))] ?? NaN;
-}
 
 /** Probes /healthz while `during` runs; the latencies in ms, sorted. */
 async function probe(url: string, during: () => Promise<unknown>): Promise<number[]> {

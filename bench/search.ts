@@ -18,6 +18,7 @@ import { benchDatabase, benchReviews, invoice } from './lib/dataset.js';
 import { wrk } from './lib/load.js';
 import { naiveSearch } from './lib/naive-search.js';
 import { freePort, startService } from './lib/service.js';
+import { percentile } from './lib/stats.js';
 import { InspectorSession } from './lib/inspector.js';
 import { markdownTable } from './lib/table.js';
 
@@ -50,7 +51,7 @@ function cases(n: number): { name: string; q: SearchRequest }[] {
 
 function percentiles(samples: number[]): { p50: number; p99: number } {
   const s = [...samples].sort((a, b) => a - b);
-  return { p50: s[Math.floor(s.length * 0.5)]!, p99: s[Math.min(s.length - 1, Math.floor(s.length * 0.99))]! };
+  return { p50: percentile(s, 50), p99: percentile(s, 99) };
 }
 
 function timeRuns(fn: () => unknown, runs: number): { p50: number; p99: number } {

@@ -1,5 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { cpuSeconds } from './cpu.js';
+import { median } from './stats.js';
 
 export interface LoadResult {
   rps: number;
@@ -48,12 +49,6 @@ export function meanLoad(runs: readonly LoadResult[]): LoadResult {
   const avg = (f: (r: LoadResult) => number) => runs.reduce((s, r) => s + f(r), 0) / runs.length;
   return { rps: avg((r) => r.rps), p50ms: avg((r) => r.p50ms), p99ms: avg((r) => r.p99ms), errors: avg((r) => r.errors), cpuUs: avg((r) => r.cpuUs) };
 }
-
-const median = (xs: readonly number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const mid = s.length >> 1;
-  return s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
-};
 
 /** Each figure's median over several runs of the same load: one run disturbed by the machine moves it less than the mean. */
 export function medianLoad(runs: readonly LoadResult[]): LoadResult {
