@@ -51,9 +51,12 @@ export function tokenizeMarked(clause: string): { tokens: string[]; breaks: Uint
   return { tokens, breaks };
 }
 
-/** Words a quoted phrase may not end on: it would stop mid-phrase ("ignored my", "found the"). */
+/**
+ * Words a quoted phrase may not end on: it would stop mid-phrase ("ignored my", "found the",
+ * "fixed it while"). Not "above", "below", "beyond": they also end phrases as adverbs ("above and beyond").
+ */
 export const FUNCTION_WORDS = new Set(
-  `a an the this that these those my our your his her their its me us him them it i we you he she they and or but nor so if than then to of at by for with from as into onto about what which who whom whose when where how why is was were be been being am are do does did has have had will would can could shall should may might must not no never very too just`.split(' '),
+  `a an the this that these those my our your his her their its me us him them it i we you he she they and or but nor so if than then to of at by for with from as into onto about what which who whom whose when where how why is was were be been being am are do does did has have had will would can could shall should may might must not no never very too just while until during within between against toward towards upon via under beneath`.split(' '),
 );
 const DETERMINERS = new Set(['a', 'an', 'the', 'this', 'that', 'my', 'our', 'your', 'his', 'her', 'their', 'its']);
 /** Word endings of English adjectives ("real", "whole", "entire", "new", "old" ...), enough to tell "the real problem" from "the leak". */
