@@ -1,5 +1,5 @@
 /** The blind-written training files, one per writer (eval/absa-test-b.tsv is held out of them). */
-export const TRAINING_FILES = ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h', 'i', 'j', 'k', 'l', 'm', 'n', 'o', 'p', 'q'].map(writerFile);
+export const TRAINING_FILES = ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h', 'i', 'j', 'k', 'l', 'm', 'n', 'o', 'p', 'q', 'r', 's', 't', 'u', 'v', 'w', 'x', 'y', 'z', 'aa', 'ab', 'ac'].map(writerFile);
 
 /** A writer's file by its letter (`npm run cv:insights -- add=e` tries one not trained on yet). */
 export function writerFile(letter: string): string {
