@@ -5,7 +5,8 @@
  * review's sentences and stars. The features are the analyser's own view of a text (words,
  * stems, pairs, negation, VADER valence, the domain lexicon's reading). Each aspect's threshold
  * is chosen by leave-one-writer-out over the same files, or given (`-- thresholds=0.3,0.25,...`,
- * nine values in the corpus's aspect order: one final model, minutes instead of an hour and more).
+ * nine values in the corpus's aspect order, those an earlier choice gave: one final model, minutes
+ * instead of an hour and more).
  * Seeded: the same corpus (and thresholds) gives the same file.
  */
 import { writeFileSync } from 'node:fs';
@@ -16,7 +17,11 @@ import { chooseThresholds, methodOf, trainModel } from './lib/absa-model.js';
 const FILES = TRAINING_FILES;
 
 function givenThresholds(): number[] | undefined {
-  const arg = process.argv.slice(2).find((a) => a.startsWith('thresholds='));
+  const args = process.argv.slice(2);
+  // A misspelt argument would otherwise start the hour-long choice unnoticed.
+  const unknown = args.find((a) => !a.startsWith('thresholds='));
+  if (unknown !== undefined || args.length > 1) throw new Error(`train:insights takes at most one argument, thresholds=a,b,... (nine values); not ${unknown ?? args.join(' ')}`);
+  const arg = args[0];
   if (arg === undefined) return undefined;
   const values = arg.slice('thresholds='.length).split(',').map(Number);
   if (values.length !== CORPUS_ASPECTS.length || values.some((v) => !(v > 0 && v < 1))) {
@@ -39,7 +44,7 @@ if (given) {
 }
 const trained = trainModel(rows);
 const model = trained.model.withThresholds(thresholds);
-const file = `${JSON.stringify({ ...model.toFile({ files: FILES, rows: rows.length }), method: methodOf(FILES.length) })}\n`;
+const file = `${JSON.stringify({ ...model.toFile({ files: FILES, rows: rows.length }), method: methodOf(FILES.length, given ? 'given' : 'chosen') })}\n`;
 writeFileSync(new URL('../src/core/insights/model.json', import.meta.url), file);
 const { sizes } = trained;
 console.log(

@@ -27,9 +27,13 @@ export interface Settings {
 
 export const SETTINGS: Settings = { threshold: 0.3, epochs: 25, rate: 0.2, l2: 3e-5, minCount: 2, prune: 0.05, stars: 1, average: 1, l2Detect: 0.03, backed: 0.8 };
 
-/** model.json's method line (shown in /insights.json's `model`), naming how many writers' files it was trained on. */
-export const methodOf = (writers: number): string =>
-  `logistic regression over words, stems, word clusters (from word vectors), word pairs, negation scope, VADER valence and the domain lexicon, trained on blind-written labelled reviews of ${writers} writers, a threshold per aspect chosen across writers (0.8 of it where the lexicon judges the aspect too); polarity read on the clause that names the aspect, with the review's stars`;
+/**
+ * model.json's method line (shown in /insights.json's `model`), naming how many writers' files it
+ * was trained on and whether its thresholds were chosen across them or given to training (meant
+ * for the thresholds an earlier leave-one-writer-out run chose: `train:insights -- thresholds=`).
+ */
+export const methodOf = (writers: number, thresholds: 'chosen' | 'given' = 'chosen'): string =>
+  `logistic regression over words, stems, word clusters (from word vectors), word pairs, negation scope, VADER valence and the domain lexicon, trained on blind-written labelled reviews of ${writers} writers, a threshold per aspect ${thresholds === 'chosen' ? 'chosen across writers' : 'from an earlier choice across writers'} (0.8 of it where the lexicon judges the aspect too); polarity read on the clause that names the aspect, with the review's stars`;
 
 export interface Trained {
   model: AspectModel;

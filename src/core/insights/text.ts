@@ -51,13 +51,16 @@ export function tokenizeMarked(clause: string): { tokens: string[]; breaks: Uint
   return { tokens, breaks };
 }
 
-/**
- * Words a quoted phrase may not end on: it would stop mid-phrase ("ignored my", "found the",
- * "fixed it while"). Not "above", "below", "beyond": they also end phrases as adverbs ("above and beyond").
- */
+/** Words a quoted phrase may not end on: it would stop mid-phrase ("ignored my", "found the"). */
 export const FUNCTION_WORDS = new Set(
-  `a an the this that these those my our your his her their its me us him them it i we you he she they and or but nor so if than then to of at by for with from as into onto about what which who whom whose when where how why is was were be been being am are do does did has have had will would can could shall should may might must not no never very too just while until during within between against toward towards upon via under beneath`.split(' '),
+  `a an the this that these those my our your his her their its me us him them it i we you he she they and or but nor so if than then to of at by for with from as into onto about what which who whom whose when where how why is was were be been being am are do does did has have had will would can could shall should may might must not no never very too just`.split(' '),
 );
+/**
+ * Nor may it end on a conjunction or preposition that waits for its clause or noun ("fixed it
+ * while"); a later piece may still start on one ("within budget"). Not "above", "below",
+ * "beyond", "under": they also end phrases as adverbs ("above and beyond", "went under").
+ */
+const NO_END = new Set([...FUNCTION_WORDS, ...'while until during within between against toward towards upon via beneath'.split(' ')]);
 const DETERMINERS = new Set(['a', 'an', 'the', 'this', 'that', 'my', 'our', 'your', 'his', 'her', 'their', 'its']);
 /** Word endings of English adjectives ("real", "whole", "entire", "new", "old" ...), enough to tell "the real problem" from "the leak". */
 const ADJECTIVE = /(?:al|ous|ful|ive|ic|ible|able|less|est|ent|ant|ary|ire|ole|new|old|big|bad|same|other|main|actual|first|last|exact|right|wrong)$/;
@@ -99,12 +102,12 @@ export function readablePhrase(phrase: string, tokens: readonly string[], stops?
     }
     let extended = 0;
     const last = stops === undefined ? tokens.length : nextStop(stops, end);
-    while (FUNCTION_WORDS.has(tokens[end - 1]!) && extended < MAX_EXTEND && end < last) {
+    while (NO_END.has(tokens[end - 1]!) && extended < MAX_EXTEND && end < last) {
       end++;
       extended++;
     }
     // A phrase that runs to the end of the sentence is whole even on a function word ("did not seem to know what to do").
-    if (FUNCTION_WORDS.has(tokens[end - 1]!) && end < tokens.length) return null;
+    if (NO_END.has(tokens[end - 1]!) && end < tokens.length) return null;
     // "found the real" stops inside the noun phrase: an adjective after the determiner takes its noun.
     if (extended > 0 && DETERMINERS.has(tokens[end - 2]!) && end < last && !FUNCTION_WORDS.has(tokens[end]!) && ADJECTIVE.test(tokens[end - 1]!)) end++;
     return tokens.slice(from, end).join(' ');
@@ -178,7 +181,7 @@ export function phrasePieces(phrase: string, runs: readonly (readonly string[])[
       for (const [n, p] of pieces.entries()) {
         // The last piece ends where readablePhrase ended the phrase; earlier ones where a mark cut it.
         let end = p.length;
-        if (n < pieces.length - 1) while (end > 0 && FUNCTION_WORDS.has(p[end - 1]!)) end--;
+        if (n < pieces.length - 1) while (end > 0 && NO_END.has(p[end - 1]!)) end--;
         // A later piece starts where a mark did: "and a warranty", "in a good way" lose their leading
         // function words, but not an auxiliary before its negator ("did not").
         let start = 0;
