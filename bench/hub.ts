@@ -17,6 +17,7 @@ import { Agent, request } from 'undici';
 import { makeTestCa } from '../test/websub-helpers.js';
 import { benchDatabase, benchReviews } from './lib/dataset.js';
 import { freePort, startService } from './lib/service.js';
+import { percentile } from './lib/stats.js';
 import { markdownTable } from './lib/table.js';
 
 const subscribers = Number(process.argv[2] ?? 1000);
@@ -93,12 +94,11 @@ const baselineMs = performance.now() - b0;
 await agent.close();
 server.close();
 
-const at = (q: number) => times[Math.min(times.length - 1, Math.floor(times.length * q))]!;
 console.log(`\n${subscribers} HTTPS subscribers on ${subscribers} loopback addresses; verification of all took ${(verifyMs / 1000).toFixed(1)} s\n`);
 console.log(
   markdownTable([
-    { what: 'reviewcast hub: change committed to first delivery', ms: Math.round(at(0)) },
-    { what: 'reviewcast hub: to half delivered', ms: Math.round(at(0.5)) },
+    { what: 'reviewcast hub: change committed to first delivery', ms: Math.round(percentile(times, 0)) },
+    { what: 'reviewcast hub: to half delivered', ms: Math.round(percentile(times, 50)) },
     { what: `reviewcast hub: to last delivered (target <= 5000)`, ms: Math.round(times.at(-1)!) },
     { what: 'baseline: undici POSTs of the same body, 128 at a time', ms: Math.round(baselineMs) },
   ]),

@@ -33,15 +33,9 @@ function givenThresholds(): number[] | undefined {
 const given = givenThresholds();
 const writers = FILES.map((f) => readCorpus(new URL(`../${f}`, import.meta.url).pathname));
 const rows = writers.flat();
-let thresholds: number[];
-if (given) {
-  thresholds = given;
-  console.log(`thresholds as given: ${CORPUS_ASPECTS.map((a, k) => `${a} ${thresholds[k]}`).join(', ')}`);
-} else {
-  const chosen = chooseThresholds(writers);
-  thresholds = chosen.thresholds;
-  console.log(`thresholds (leave-one-writer-out aspect F1 ${chosen.f1}): ${CORPUS_ASPECTS.map((a, k) => `${a} ${thresholds[k]}`).join(', ')}`);
-}
+const chosen = given ? undefined : chooseThresholds(writers);
+const thresholds = given ?? chosen!.thresholds;
+console.log(`thresholds (${chosen ? `leave-one-writer-out aspect F1 ${chosen.f1}` : 'as given'}): ${CORPUS_ASPECTS.map((a, k) => `${a} ${thresholds[k]}`).join(', ')}`);
 const trained = trainModel(rows);
 const model = trained.model.withThresholds(thresholds);
 const file = `${JSON.stringify({ ...model.toFile({ files: FILES, rows: rows.length }), method: methodOf(FILES.length, given ? 'given' : 'chosen') })}\n`;
