@@ -22,21 +22,12 @@ export interface SentenceAnalysis {
   aspects: AspectHit[];
 }
 
-/** A lexicon phrase read under a negation: it is quoted as "not ..." (and lexicon patterns that start with "not" are negations too). */
-const isNegated = (phrase: string): boolean => phrase.startsWith('not ');
-
 /** Negation flips and damps, as in VADER: "not great" is mildly bad, not terrible. */
 const NEGATION_FACTOR = -0.75;
 const NEGATION_WINDOW = 3;
 const EPSILON = 0.05;
 /** A lexicon score this strong is a clear verdict (one plain judging word). */
 const LEXICON_CLEAR = 1;
-/**
- * Below this strength (P(positive) - P(negative), either sign) a model verdict gives way to a
- * strong lexicon verdict of the other sign that no negation touches: "He was rude." in a 5-star
- * review, where the stars, not the words, carried the model (docs/insights.md, "Strong words").
- */
-const MODEL_UNSURE = 0.9;
 
 interface Item {
   value: number;
@@ -367,10 +358,7 @@ export class AspectAnalyser {
       let polarity = hit.polarity;
       let score = polarity === 'neutral' ? 0 : hit.score;
       // The model hedges to neutral where its words are few; a clear lexicon verdict on the same aspect decides then.
-      const hedged = lex !== undefined && polarity === 'neutral' && Math.abs(lex.score) >= LEXICON_CLEAR;
-      // The stars outweigh a sentence's own words where the model learnt them so; a strong judging phrase, not negated, says otherwise.
-      const outweighed = lex !== undefined && polarity !== 'neutral' && Math.abs(lex.score) >= LEXICON_STRONG && Math.abs(score) < MODEL_UNSURE && Math.sign(lex.score) !== Math.sign(score) && !lex.phrases.some(isNegated);
-      if (lex !== undefined && (hedged || outweighed)) {
+      if (polarity === 'neutral' && lex !== undefined && Math.abs(lex.score) >= LEXICON_CLEAR) {
         polarity = polarityOf(lex.score);
         score = Math.sign(lex.score) * 0.5;
       }
