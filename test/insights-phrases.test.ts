@@ -157,6 +157,17 @@ describe('phrases people read', () => {
     assert.deepEqual(phrasesOf(lost, 'technical_knowledge'), ['did not seem to know what to do']);
   });
 
+  it('a verdict answered by a later clause quotes the words that answered it, not those it overrode', () => {
+    const pricey = review('Pricey, but great.', 5);
+    const rude = review('He was rude at first, but in the end he was excellent.', 5);
+    const cheap = review('Cheap, but terrible.', 1);
+    const doc = build([pricey, rude, cheap, ...demoReviews(20)]);
+    const of = (r: Review, aspect: string) => doc.per_review[r.id]!.aspects.find((a) => a.aspect === aspect);
+    assert.deepEqual(of(pricey, 'pricing'), { aspect: 'pricing', polarity: 'positive', phrases: ['great'] });
+    assert.deepEqual(of(rude, 'professionalism'), { aspect: 'professionalism', polarity: 'positive', phrases: ['excellent'] });
+    assert.deepEqual(of(cheap, 'pricing'), { aspect: 'pricing', polarity: 'negative', phrases: ['terrible'] });
+  });
+
   it('a phrase is carried on to its next word only within its clause (the contrast word between clauses is not in the tokens)', () => {
     const tokens = ['they', 'fixed', 'it', 'the', 'roof', 'leaks'];
     assert.equal(readablePhrase('fixed it', tokens), 'fixed it the roof');

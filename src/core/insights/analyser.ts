@@ -54,6 +54,8 @@ interface Lexical {
 
 interface ClauseResult {
   score: number;
+  /** The judging phrases matched, in order ("great", "not on time"). */
+  judging: string[];
   aspects: Map<string, { score: number; polar: boolean; mixed: boolean; phrases: string[] }>;
   /** The lexicon patterns matched, as model features ("P:on time"). */
   patterns: string[];
@@ -252,7 +254,7 @@ export class AspectAnalyser {
     if ([...aspects.values()].some((a) => a.polar)) {
       for (const [id, a] of aspects) if (!a.polar) aspects.delete(id);
     }
-    return { score: items.reduce((s, i) => s + i.value, 0), aspects, patterns: matches.map((m) => m.pattern.feature), tokens, breaks };
+    return { score: items.reduce((s, i) => s + i.value, 0), judging: items.map((i) => i.phrase), aspects, patterns: matches.map((m) => m.pattern.feature), tokens, breaks };
   }
 
   /** The lexicon's reading of a sentence: per clause and for the whole, per aspect its score and the phrases that carried it. */
@@ -265,8 +267,8 @@ export class AspectAnalyser {
     for (const c of results) {
       score += c.score;
       if (c.aspects.size === 0 && previous.length > 0 && Math.abs(c.score) > EPSILON) {
-        // "Pricey, but worth it": a judgement with no aspect of its own answers the clause before.
-        for (const id of previous) merged.set(id, { score: c.score, mixed: false, phrases: merged.get(id)?.phrases ?? [] });
+        // "Pricey, but great": a judgement with no aspect of its own answers the clause before, and its words are what is quoted ("great", not "pricey").
+        for (const id of previous) merged.set(id, { score: c.score, mixed: false, phrases: c.judging });
         continue;
       }
       for (const [id, a] of c.aspects) {
