@@ -44,7 +44,8 @@ interface Lexical {
   texts: readonly string[];
   results: readonly ClauseResult[];
   score: number;
-  aspects: Map<string, { score: number; phrases: string[] }>;
+  /** Per aspect its score and the phrases that carried it, found from token `at` on (the start of the clause they came from). */
+  aspects: Map<string, { score: number; phrases: string[]; at: number }>;
   tokens: readonly string[];
   /** Per token, a mark or a clause's start before it (tokenizeMarked). */
   breaks: Uint8Array;
@@ -54,7 +55,7 @@ interface Lexical {
 
 interface ClauseResult {
   score: number;
-  /** The judging phrases matched, in order ("great", "not on time"). */
+  /** The judging phrases matched that lean the way the clause does, in order ("great", "not on time"). */
   judging: string[];
   aspects: Map<string, { score: number; polar: boolean; mixed: boolean; phrases: string[] }>;
   /** The lexicon patterns matched, as model features ("P:on time"). */
@@ -125,10 +126,10 @@ function lexiconFeatures(out: string[], patterns: readonly string[], aspects: Re
 }
 
 /** The phrases that read as phrases, made readable (readablePhrase), none running from one clause into the next ("fixed it | the attic": the "but" between them is not in the tokens). */
-function readable(phrases: readonly string[], r: Lexical): string[] {
+function readable(phrases: readonly string[], r: Lexical, at: number): string[] {
   const out: string[] = [];
   for (const p of phrases) {
-    const q = readablePhrase(p, r.tokens, r.starts);
+    const q = readablePhrase(p, r.tokens, r.starts, at);
     if (q !== null) out.push(q);
   }
   return out;
@@ -254,35 +255,45 @@ export class AspectAnalyser {
     if ([...aspects.values()].some((a) => a.polar)) {
       for (const [id, a] of aspects) if (!a.polar) aspects.delete(id);
     }
-    return { score: items.reduce((s, i) => s + i.value, 0), judging: items.map((i) => i.phrase), aspects, patterns: matches.map((m) => m.pattern.feature), tokens, breaks };
+    const score = items.reduce((s, i) => s + i.value, 0);
+    return { score, judging: items.filter((i) => Math.sign(i.value) === Math.sign(score)).map((i) => i.phrase), aspects, patterns: matches.map((m) => m.pattern.feature), tokens, breaks };
   }
 
   /** The lexicon's reading of a sentence: per clause and for the whole, per aspect its score and the phrases that carried it. */
   private read(text: string, rating: number | undefined): Lexical {
     const texts = splitClauses(text);
     const results = texts.map((t) => this.clause(t));
-    const merged = new Map<string, { score: number; mixed: boolean; phrases: string[] }>();
+    const merged = new Map<string, { score: number; mixed: boolean; phrases: string[]; at: number }>();
+    /** Where the clause read starts in the sentence's tokens (its clauses' tokens in order). */
+    let clauseAt = 0;
     let score = 0;
     let previous: string[] = [];
     for (const c of results) {
       score += c.score;
       if (c.aspects.size === 0 && previous.length > 0 && Math.abs(c.score) > EPSILON) {
-        // "Pricey, but great": a judgement with no aspect of its own answers the clause before, and its words are what is quoted ("great", not "pricey").
-        for (const id of previous) merged.set(id, { score: c.score, mixed: false, phrases: c.judging });
+        // "Pricey, but great": a judgement with no aspect of its own answers the clause before; where it
+        // turns the verdict its words are quoted ("great", not "pricey"), where it agrees the earlier ones ("late", not "hard").
+        for (const id of previous) {
+          const before = merged.get(id);
+          const agrees = before !== undefined && Math.abs(before.score) > EPSILON && Math.sign(before.score) === Math.sign(c.score);
+          merged.set(id, agrees ? { ...before, score: c.score, mixed: false } : { score: c.score, mixed: false, phrases: c.judging, at: clauseAt });
+        }
+        clauseAt += c.tokens.length;
         continue;
       }
       for (const [id, a] of c.aspects) {
         const before = merged.get(id);
         // Contrast: the later clause has the last word, unless it says nothing either way.
-        if (!before || Math.abs(a.score) > EPSILON) merged.set(id, { score: a.score, mixed: a.mixed, phrases: a.phrases });
+        if (!before || Math.abs(a.score) > EPSILON) merged.set(id, { score: a.score, mixed: a.mixed, phrases: a.phrases, at: clauseAt });
       }
       if (c.aspects.size > 0) previous = [...c.aspects.keys()];
+      clauseAt += c.tokens.length;
     }
-    const aspects = new Map<string, { score: number; phrases: string[] }>();
+    const aspects = new Map<string, { score: number; phrases: string[]; at: number }>();
     for (const [aspect, a] of merged) {
       let s = a.score;
       if (Math.abs(s) <= EPSILON && a.mixed && rating !== undefined) s = rating >= 4 ? 0.1 : rating <= 2 ? -0.1 : 0;
-      aspects.set(aspect, { score: s, phrases: a.phrases });
+      aspects.set(aspect, { score: s, phrases: a.phrases, at: a.at });
     }
     // Each clause is tokenised once; the sentence's words are its clauses' words, a clause's start a break.
     if (results.length === 1) return { text, texts, results, score, aspects, tokens: results[0]!.tokens, breaks: results[0]!.breaks };
@@ -364,11 +375,11 @@ export class AspectAnalyser {
         polarity = polarityOf(lex.score);
         score = Math.sign(lex.score) * 0.5;
       }
-      const phrases = lex !== undefined && polarityOf(lex.score) === polarity ? readable(lex.phrases, rules) : [];
+      const phrases = lex !== undefined && polarityOf(lex.score) === polarity ? readable(lex.phrases, rules, lex.at) : [];
       aspects.push({ aspect, polarity, score, phrases });
     }
     for (const [aspect, a] of rules.aspects) {
-      if (this.custom.has(aspect)) aspects.push({ aspect, polarity: polarityOf(a.score), score: a.score, phrases: readable(a.phrases, rules) });
+      if (this.custom.has(aspect)) aspects.push({ aspect, polarity: polarityOf(a.score), score: a.score, phrases: readable(a.phrases, rules, a.at) });
     }
     return { text, score: rules.score, aspects };
   }

@@ -72,13 +72,14 @@ const MAX_EXTEND = 3;
  * A lexicon match as words people can read: the run of the sentence it covers (gaps filled in),
  * with its negation and auxiliary ("did not explain", not "not explain"), carried on past a
  * trailing function word to the next content word ("ignored my calls"). Null when no readable
- * phrase can be made. `stops`: 1 before a token no phrase may run into (a clause's start).
+ * phrase can be made. `stops`: 1 before a token no phrase (nor its negator) may run into (a clause's
+ * start); `from`: the token the phrase's clause starts at (an earlier clause may hold the same words).
  */
-export function readablePhrase(phrase: string, tokens: readonly string[], stops?: Uint8Array): string | null {
+export function readablePhrase(phrase: string, tokens: readonly string[], stops?: Uint8Array, from = 0): string | null {
   let words = phrase.split(' ');
   const negated = words[0] === 'not' && words.length > 1;
   if (negated) words = words.slice(1);
-  for (let start = 0; start < tokens.length; start++) {
+  for (let start = from; start < tokens.length; start++) {
     if (tokens[start] !== words[0]) continue;
     let end = start + 1;
     let ok = true;
@@ -92,13 +93,13 @@ export function readablePhrase(phrase: string, tokens: readonly string[], stops?
       end = j + 1;
     }
     if (!ok || end - start > words.length + MAX_GAP || (stops !== undefined && stops.subarray(start + 1, end).includes(1))) continue;
-    let from = start;
+    let first = start;
     if (negated) {
       let j = start - 1;
       // Any negator the analyser heeds ("nobody called back", "never showed"), with its auxiliary.
       while (j >= Math.max(0, start - MAX_GAP) && !NEGATORS.has(tokens[j]!) && !tokens[j]!.endsWith("n't")) j--;
-      if (j < Math.max(0, start - MAX_GAP)) continue;
-      from = j > 0 && NEGATORS.has(tokens[j]!) && AUXILIARY.has(tokens[j - 1]!) ? j - 1 : j;
+      if (j < Math.max(0, start - MAX_GAP) || (stops !== undefined && stops.subarray(j + 1, start + 1).includes(1))) continue;
+      first = j > 0 && NEGATORS.has(tokens[j]!) && AUXILIARY.has(tokens[j - 1]!) ? j - 1 : j;
     }
     let extended = 0;
     const last = stops === undefined ? tokens.length : nextStop(stops, end);
@@ -110,7 +111,7 @@ export function readablePhrase(phrase: string, tokens: readonly string[], stops?
     if (NO_END.has(tokens[end - 1]!) && end < tokens.length) return null;
     // "found the real" stops inside the noun phrase: an adjective after the determiner takes its noun.
     if (extended > 0 && DETERMINERS.has(tokens[end - 2]!) && end < last && !FUNCTION_WORDS.has(tokens[end]!) && ADJECTIVE.test(tokens[end - 1]!)) end++;
-    return tokens.slice(from, end).join(' ');
+    return tokens.slice(first, end).join(' ');
   }
   return null;
 }
