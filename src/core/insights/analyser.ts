@@ -269,6 +269,8 @@ export class AspectAnalyser {
     let score = 0;
     let previous: string[] = [];
     for (const c of results) {
+      const at = clauseAt;
+      clauseAt += c.tokens.length;
       score += c.score;
       if (c.aspects.size === 0 && previous.length > 0 && Math.abs(c.score) > EPSILON) {
         // "Pricey, but great": a judgement with no aspect of its own answers the clause before; where it
@@ -276,18 +278,16 @@ export class AspectAnalyser {
         for (const id of previous) {
           const before = merged.get(id);
           const agrees = before !== undefined && Math.abs(before.score) > EPSILON && Math.sign(before.score) === Math.sign(c.score);
-          merged.set(id, agrees ? { ...before, score: c.score, mixed: false } : { score: c.score, mixed: false, phrases: c.judging, at: clauseAt });
+          merged.set(id, agrees ? { ...before, score: c.score, mixed: false } : { score: c.score, mixed: false, phrases: c.judging, at });
         }
-        clauseAt += c.tokens.length;
         continue;
       }
       for (const [id, a] of c.aspects) {
         const before = merged.get(id);
         // Contrast: the later clause has the last word, unless it says nothing either way.
-        if (!before || Math.abs(a.score) > EPSILON) merged.set(id, { score: a.score, mixed: a.mixed, phrases: a.phrases, at: clauseAt });
+        if (!before || Math.abs(a.score) > EPSILON) merged.set(id, { score: a.score, mixed: a.mixed, phrases: a.phrases, at });
       }
       if (c.aspects.size > 0) previous = [...c.aspects.keys()];
-      clauseAt += c.tokens.length;
     }
     const aspects = new Map<string, { score: number; phrases: string[]; at: number }>();
     for (const [aspect, a] of merged) {

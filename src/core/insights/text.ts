@@ -92,13 +92,13 @@ export function readablePhrase(phrase: string, tokens: readonly string[], stops?
       }
       end = j + 1;
     }
-    if (!ok || end - start > words.length + MAX_GAP || (stops !== undefined && stops.subarray(start + 1, end).includes(1))) continue;
+    if (!ok || end - start > words.length + MAX_GAP || crossesStop(stops, start, end)) continue;
     let first = start;
     if (negated) {
       let j = start - 1;
       // Any negator the analyser heeds ("nobody called back", "never showed"), with its auxiliary.
       while (j >= Math.max(0, start - MAX_GAP) && !NEGATORS.has(tokens[j]!) && !tokens[j]!.endsWith("n't")) j--;
-      if (j < Math.max(0, start - MAX_GAP) || (stops !== undefined && stops.subarray(j + 1, start + 1).includes(1))) continue;
+      if (j < Math.max(0, start - MAX_GAP) || crossesStop(stops, j, start + 1)) continue;
       first = j > 0 && NEGATORS.has(tokens[j]!) && AUXILIARY.has(tokens[j - 1]!) ? j - 1 : j;
     }
     let extended = 0;
@@ -114,6 +114,11 @@ export function readablePhrase(phrase: string, tokens: readonly string[], stops?
     return tokens.slice(first, end).join(' ');
   }
   return null;
+}
+
+/** Whether tokens [from, to) run across a stop (a clause starts inside them after `from`). */
+function crossesStop(stops: Uint8Array | undefined, from: number, to: number): boolean {
+  return stops !== undefined && stops.subarray(from + 1, to).includes(1);
 }
 
 /** The first stop at or after `from`, or the stops' length. */
