@@ -189,6 +189,10 @@ describe('phrases people read', () => {
     assert.equal(readablePhrase('fixed it', tokens, stops), null);
     assert.equal(readablePhrase('fixed', tokens, stops), 'fixed');
     assert.equal(readablePhrase('it the roof', tokens, stops), null);
+    // Nor is a negator given the auxiliary that ends the clause before it.
+    const promised = tokenize('They promised they would never on time');
+    assert.equal(readablePhrase('not on time', promised, Uint8Array.of(0, 0, 0, 0, 1, 0, 0)), 'never on time');
+    assert.equal(readablePhrase('not on time', promised), 'would never on time');
   });
 
   it('a phrase is not ended on a conjunction or preposition waiting for its clause or noun', () => {

@@ -99,7 +99,8 @@ export function readablePhrase(phrase: string, tokens: readonly string[], stops?
       // Any negator the analyser heeds ("nobody called back", "never showed"), with its auxiliary.
       while (j >= Math.max(0, start - MAX_GAP) && !NEGATORS.has(tokens[j]!) && !tokens[j]!.endsWith("n't")) j--;
       if (j < Math.max(0, start - MAX_GAP) || crossesStop(stops, j, start + 1)) continue;
-      first = j > 0 && NEGATORS.has(tokens[j]!) && AUXILIARY.has(tokens[j - 1]!) ? j - 1 : j;
+      // The auxiliary only from the negator's own clause ("would, but never on time" is "never on time").
+      first = j > 0 && NEGATORS.has(tokens[j]!) && AUXILIARY.has(tokens[j - 1]!) && !crossesStop(stops, j - 1, j + 1) ? j - 1 : j;
     }
     let extended = 0;
     const last = stops === undefined ? tokens.length : nextStop(stops, end);
