@@ -2,7 +2,7 @@
  * Leave-one-writer-out cross-validation of the aspect model: for each training file, a model
  * trained on the others is scored on it; and one trained on all of them is scored on
  * eval/absa-test-b.tsv. How training choices are made (the dev set is never looked at here).
- * Usage: npm run cv:insights [-- epochs=30 l2=0.002 perAspect=1 add=e,f drop=a only=a,b backed=1,0.8]
+ * Usage: npm run cv:insights [-- epochs=30 l2=0.002 starsDrop=0.5 perAspect=1 add=e,f drop=a only=a,b backed=1,0.8]
  * (`add`: more writers' files as folds, by letter; `drop`: leave some out; `only`: hold out only
  * these writers (every file still trains the other folds), to compare with an earlier run's
  * folds in less time; `backed`, which only acts at inference, scores the same models at each

@@ -1,11 +1,11 @@
 /**
  * Scores the insights analyser, through the same path /insights.json takes (ReviewAnalyser), on
  * each labelled set apart: the in-house ones (eval/insights-sentences.tsv, written with the
- * lexicon; eval/absa-test-b.tsv, blind-written and held out of training) and the blind dev set
+ * lexicon; eval/absa-test-b.tsv and eval/absa-stars.tsv, blind-written and held out of training) and the blind dev set
  * at ../shared/eval/absa-dev.tsv (read at run time, never copied). Prints aspect P/R/F1, aspect
  * polarity accuracy, 3-way review polarity accuracy and a per-aspect table for each.
  *
- * Ratchet: fails when a dev or test-b figure falls below the one recorded in
+ * Ratchet: fails when a dev, test-b or stars-set figure falls below the one recorded in
  * src/core/insights/measured.json; `-- --record` writes the current figures there (and so into
  * the `model` line of /insights.json). `-- --errors` lists every miss.
  */
@@ -49,12 +49,15 @@ function evaluate(name: string, rows: readonly Row[], withStars: boolean): Figur
   console.table(s.figures);
   console.table(s.table);
   console.log(`misses: ${missed} aspects missed, ${extra} found but not labelled, ${polarity} wrong polarity${withStars ? `, ${review} wrong review polarity` : ''}`);
+  const { right, of } = s.againstStars;
+  if (of) console.log(`aspect polarity where the words go against the stars (a complaint at 4-5 stars, praise at 1-2): ${right}/${of} = ${(right / of).toFixed(3)}`);
   if (showErrors) console.log(s.errors.join('\n'));
   return s.figures;
 }
 
 evaluate('in-house sentences (eval/insights-sentences.tsv, written with the lexicon)', readInHouse(path('eval/insights-sentences.tsv')), false);
 const testB = evaluate('in-house held-out set (eval/absa-test-b.tsv, blind-written, not trained on)', readCorpus(path('eval/absa-test-b.tsv')), true);
+const stars = evaluate('in-house stars-against-words set (eval/absa-stars.tsv, blind-written, not trained on; most judgements go against the stars)', readCorpus(path('eval/absa-stars.tsv')), true);
 let dev: Figures | null = null;
 if (corpusExists(DEV)) dev = evaluate('blind dev set (../shared/eval/absa-dev.tsv)', readCorpus(DEV), true);
 else console.log(`\n== blind dev set: ${DEV} is absent; skipped`);
@@ -65,10 +68,10 @@ if (dev) {
   console.log(`\ndev targets (aspect F1 >= ${TARGETS.aspect_f1}, polarity accuracy >= ${TARGETS.polarity_accuracy}, review polarity >= ${TARGETS.review_polarity}): ${met ? 'met' : 'not met'}`);
 }
 
-type Measured = { dev: Figures | null; test_b: Figures | null };
+type Measured = { dev: Figures | null; test_b: Figures | null; stars: Figures };
 const last = JSON.parse(readFileSync(MEASURED, 'utf8')) as Measured;
 if (record) {
-  const next: Measured = { dev: dev ?? last.dev, test_b: testB };
+  const next: Measured = { dev: dev ?? last.dev, test_b: testB, stars };
   writeFileSync(MEASURED, `${JSON.stringify(next, null, 2)}\n`);
   console.log(`recorded in ${MEASURED}`);
 } else {
@@ -83,6 +86,7 @@ if (record) {
   };
   check('dev', dev, last.dev);
   check('test-b', testB, last.test_b);
+  check('stars', stars, last.stars);
   if (falls.length) {
     console.log(`\nbelow the recorded figures (src/core/insights/measured.json):\n  ${falls.join('\n  ')}`);
     process.exitCode = 1;

@@ -23,6 +23,8 @@ export interface Score {
   /** Per corpus aspect: found and labelled, found and not labelled, labelled and not found. */
   counts: Record<string, { tp: number; fp: number; fn: number }>;
   kinds: { missed: number; extra: number; polarity: number; review: number };
+  /** Aspect polarity on the judgements found whose labelled polarity goes against the stars (a complaint at 4-5, praise at 1-2). */
+  againstStars: { right: number; of: number };
   errors: string[];
 }
 
@@ -39,6 +41,7 @@ export function score(analyser: ReviewAnalyser, rows: readonly Row[], withStars:
   const per = new Map<string, { tp: number; fp: number; fn: number; pol: number }>(CORPUS_ASPECTS.map((a) => [a, { tp: 0, fp: 0, fn: 0, pol: 0 }]));
   const errors: string[] = [];
   const kinds = { missed: 0, extra: 0, polarity: 0, review: 0 };
+  const againstStars = { right: 0, of: 0 };
   rows.forEach((row, i) => {
     const review = { id: `R${i}`, rating: withStars ? row.stars : 3, text: row.text } as Review;
     const a = analyser.analyse(review);
@@ -54,12 +57,17 @@ export function score(analyser: ReviewAnalyser, rows: readonly Row[], withStars:
       if (row.aspects.has(id)) {
         tp++;
         if (e) e.tp++;
-        if (row.aspects.get(id) === pol) {
+        const labelled = row.aspects.get(id);
+        if (withStars && ((row.stars >= 4 && labelled === 'negative') || (row.stars <= 2 && labelled === 'positive'))) {
+          againstStars.of++;
+          if (labelled === pol) againstStars.right++;
+        }
+        if (labelled === pol) {
           polRight++;
           if (e) e.pol++;
         } else {
           kinds.polarity++;
-          errors.push(`polarity ${id}: expected ${row.aspects.get(id)}, got ${pol} | ${row.text}`);
+          errors.push(`polarity ${id}: expected ${labelled}, got ${pol} | ${row.text}`);
         }
       } else {
         fp++;
@@ -98,5 +106,5 @@ export function score(analyser: ReviewAnalyser, rows: readonly Row[], withStars:
     const r = e.tp / (e.tp + e.fn || 1);
     table[id] = { labelled: e.tp + e.fn, found: e.tp + e.fp, precision: r3(p), recall: r3(r), f1: r3(f1Of(p, r)), polarity: e.tp ? r3(e.pol / e.tp) : '-' };
   }
-  return { figures, table, counts: Object.fromEntries([...per].map(([id, e]) => [id, { tp: e.tp, fp: e.fp, fn: e.fn }])), kinds, errors };
+  return { figures, table, counts: Object.fromEntries([...per].map(([id, e]) => [id, { tp: e.tp, fp: e.fp, fn: e.fn }])), kinds, againstStars, errors };
 }
