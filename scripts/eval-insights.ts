@@ -3,7 +3,8 @@
  * each labelled set apart: the in-house ones (eval/insights-sentences.tsv, written with the
  * lexicon; eval/absa-test-b.tsv and eval/absa-stars.tsv, blind-written and held out of training) and the blind dev set
  * at ../shared/eval/absa-dev.tsv (read at run time, never copied). Prints aspect P/R/F1, aspect
- * polarity accuracy, 3-way review polarity accuracy and a per-aspect table for each.
+ * polarity accuracy, 3-way review polarity accuracy and a per-aspect table for each, and, for a
+ * set with stars, aspect polarity on the judgements whose words go against the stars.
  *
  * Ratchet: fails when a dev, test-b or stars-set figure falls below the one recorded in
  * src/core/insights/measured.json; `-- --record` writes the current figures there (and so into
@@ -50,7 +51,7 @@ function evaluate(name: string, rows: readonly Row[], withStars: boolean): Figur
   console.table(s.table);
   console.log(`misses: ${missed} aspects missed, ${extra} found but not labelled, ${polarity} wrong polarity${withStars ? `, ${review} wrong review polarity` : ''}`);
   const { right, of } = s.againstStars;
-  if (of) console.log(`aspect polarity where the words go against the stars (a complaint at 4-5 stars, praise at 1-2): ${right}/${of} = ${(right / of).toFixed(3)}`);
+  if (of) console.log(`aspect polarity where the words go against the stars (a complaint at 4-5 stars, praise at 1-2): right on ${right} of the ${of} such judgements found = ${(right / of).toFixed(3)}`);
   if (showErrors) console.log(s.errors.join('\n'));
   return s.figures;
 }
@@ -77,7 +78,11 @@ if (record) {
 } else {
   const falls: string[] = [];
   const check = (set: string, now: Figures | null, before: Figures | null) => {
-    if (!now || !before) return;
+    if (!now) return;
+    if (!before) {
+      falls.push(`${set}: nothing recorded (npm run eval:insights -- --record)`);
+      return;
+    }
     for (const k of [...keys, 'aspect_precision', 'aspect_recall'] as const) {
       const b = before[k];
       const n = now[k];
