@@ -2,8 +2,10 @@
  * Leave-one-writer-out cross-validation of the aspect model: for each training file, a model
  * trained on the others is scored on it; and one trained on all of them is scored on
  * eval/absa-test-b.tsv. How training choices are made (the dev set is never looked at here).
- * Usage: npm run cv:insights [-- epochs=30 l2=0.002 starsDrop=0.5 perAspect=1 add=e,f drop=a only=a,b backed=1,0.8]
- * (`add`: more writers' files as folds, by letter; `drop`: leave some out; `only`: hold out only
+ * Usage: npm run cv:insights [-- epochs=30 l2=0.002 starsDrop=0.5 perAspect=1 add=e,f drop=a only=a,b starless=aj,ak,al backed=1,0.8]
+ * (`add`: more writers' files as folds, by letter; `drop`: leave some out; `starless`: writers who
+ * wrote against the stars on purpose, in every fold's training without their stars and not in the
+ * review part, held out of none; `only`: hold out only
  * these writers (every file still trains the other folds), to compare with an earlier run's
  * folds in less time; `backed`, which only acts at inference, scores the same models at each
  * value given.)
@@ -17,6 +19,7 @@ const path = (p: string) => new URL(`../${p}`, import.meta.url).pathname;
 const settings: Settings = { ...SETTINGS };
 let perAspect = false;
 let files = [...TRAINING_FILES];
+let starlessFiles: string[] = [];
 let backed = [settings.backed];
 let only: string[] | null = null;
 for (const arg of process.argv.slice(2)) {
@@ -25,12 +28,15 @@ for (const arg of process.argv.slice(2)) {
   else if (k === 'add' && v) files.push(...v.split(',').map(writerFile));
   else if (k === 'backed' && v) backed = v.split(',').map(Number);
   else if (k === 'only' && v) only = v.split(',').map(writerFile);
+  else if (k === 'starless' && v) starlessFiles = v.split(',').map(writerFile);
   else if (k === 'drop' && v) files = files.filter((f) => !v.split(',').map(writerFile).includes(f));
   else if (k && v && k in settings) (settings as unknown as Record<string, number>)[k] = Number(v);
   else throw new Error(`unknown argument ${arg}`);
 }
 const sets = files.map((f) => ({ name: f, rows: readCorpus(path(f)) }));
 const testB = readCorpus(path('eval/absa-test-b.tsv'));
+// Starless writers train every fold and are held out of none (their stars are meant to mislead).
+const starless = starlessFiles.flatMap((f) => readCorpus(path(f), true));
 
 const heldOut = only ? sets.filter((s) => only!.includes(s.name)) : sets;
 const folds: { name: string; train: Row[][]; test: Row[] }[] = heldOut.map((held) => ({
@@ -42,10 +48,10 @@ folds.push({ name: 'all -> eval/absa-test-b.tsv', train: sets.map((s) => s.rows)
 
 const results = new Map(backed.map((b) => [b, {} as Record<string, Figures>]));
 for (const f of folds) {
-  let model = trainModel(f.train.flat(), settings).model;
+  let model = trainModel([...f.train.flat(), ...starless], settings).model;
   // Per-aspect thresholds chosen inside the fold, across its own writers only (needs two or more).
   if (perAspect && f.train.length >= 2) {
-    const { thresholds } = chooseThresholds(f.train, settings);
+    const { thresholds } = chooseThresholds(f.train, settings, starless);
     console.log(`${f.name}: thresholds ${CORPUS_ASPECTS.map((a, k) => `${a} ${thresholds[k]}`).join(', ')}`);
     model = model.withThresholds(thresholds);
   }
@@ -53,7 +59,7 @@ for (const f of folds) {
 }
 const keys = ['aspect_f1', 'polarity_accuracy', 'review_polarity'] as const;
 for (const [b, r] of results) {
-  console.log(JSON.stringify({ ...settings, backed: b, perAspect, files }));
+  console.log(JSON.stringify({ ...settings, backed: b, perAspect, files, starless: starlessFiles }));
   console.table(r);
   const mean = Object.fromEntries(keys.map((k) => [k, Math.round((Object.values(r).reduce((s, x) => s + (x[k] ?? 0), 0) / folds.length) * 1000) / 1000]));
   console.log(`mean over folds: ${JSON.stringify(mean)}`);

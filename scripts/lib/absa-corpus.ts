@@ -9,6 +9,8 @@ export interface Row {
   overall: Pol;
   /** Aspect id (the corpus's nine: quality, knowledge, ...) -> polarity. */
   aspects: Map<string, Pol>;
+  /** Written against its stars on purpose (cv:insights `starless=`): trains detection and aspect polarity without the stars, and not the review's polarity. */
+  starless?: boolean;
 }
 
 export const CORPUS_ASPECTS = ['punctuality', 'scheduling', 'pricing', 'communication', 'professionalism', 'quality', 'knowledge', 'cleanliness', 'warranty'] as const;
@@ -16,7 +18,7 @@ export const CORPUS_ASPECTS = ['punctuality', 'scheduling', 'pricing', 'communic
 const POLS = new Set(['positive', 'negative', 'neutral']);
 
 /** Rows of a corpus file; a malformed row is an error that names its line. */
-export function readCorpus(path: string): Row[] {
+export function readCorpus(path: string, starless = false): Row[] {
   const lines = readFileSync(path, 'utf8').split('\n');
   const rows: Row[] = [];
   lines.forEach((line, i) => {
@@ -29,7 +31,7 @@ export function readCorpus(path: string): Row[] {
       if (!id || !pol || !POLS.has(pol) || !(CORPUS_ASPECTS as readonly string[]).includes(id)) throw new Error(`${path}:${i + 1}: bad aspect "${part}"`);
       map.set(id, pol as Pol);
     }
-    rows.push({ text: text.trim(), stars: Number(stars), overall: overall as Pol, aspects: map });
+    rows.push({ text: text.trim(), stars: Number(stars), overall: overall as Pol, aspects: map, ...(starless ? { starless } : {}) });
   });
   return rows;
 }

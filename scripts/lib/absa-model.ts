@@ -60,7 +60,7 @@ export function trainModel(rows: readonly Row[], s: Settings = SETTINGS): Traine
   rows.forEach((r, i) => {
     for (const [aspect, pol] of r.aspects) {
       const clause = detector.clauseText(views[i]!, CORPUS_ASPECTS.indexOf(aspect as (typeof CORPUS_ASPECTS)[number]));
-      const features = s.stars && drop() >= s.starsDrop ? [...clause.features, `stars:${r.stars}`] : clause.features;
+      const features = s.stars && !r.starless && drop() >= s.starsDrop ? [...clause.features, `stars:${r.stars}`] : clause.features;
       polarityExamples.push({ features: [...features, ...features.map((f) => `${aspect}|${f}`)], target: POLARITIES.indexOf(pol) });
     }
   });
@@ -79,7 +79,8 @@ export function trainModel(rows: readonly Row[], s: Settings = SETTINGS): Traine
   // A review is its sentences, as the analyser reads them one by one.
   const review = train(
     POLARITIES,
-    rows.map((r) => ({ features: [...splitSentences(r.text).flatMap((t) => lexicon.view(t).features), `stars:${r.stars}`], target: POLARITIES.indexOf(r.overall) })),
+    // Rows written against their stars say nothing of how a whole review leans.
+    rows.filter((r) => !r.starless).map((r) => ({ features: [...splitSentences(r.text).flatMap((t) => lexicon.view(t).features), `stars:${r.stars}`], target: POLARITIES.indexOf(r.overall) })),
     options('softmax'),
   );
 
@@ -92,16 +93,17 @@ export function trainModel(rows: readonly Row[], s: Settings = SETTINGS): Traine
 const GRID = [0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5, 0.55];
 
 /**
- * Per-aspect thresholds chosen by leave-one-writer-out: for each writer's rows, a model trained on
+ * Per-aspect thresholds chosen by leave-one-writer-out (`always`: rows every model trains on and
+ * none is scored on, cv:insights' starless writers): for each writer's rows, a model trained on
  * the others is scored at every threshold of the grid; then, aspect by aspect (a few rounds), the
  * threshold that gives the best F1 over all aspects of all held-out writers together.
  */
-export function chooseThresholds(writers: readonly (readonly Row[])[], s: Settings = SETTINGS): { thresholds: number[]; f1: number } {
+export function chooseThresholds(writers: readonly (readonly Row[])[], s: Settings = SETTINGS, always: readonly Row[] = []): { thresholds: number[]; f1: number } {
   const A = CORPUS_ASPECTS.length;
   // counts[g][a] = pooled tp/fp/fn of aspect a at GRID[g].
   const counts = GRID.map(() => CORPUS_ASPECTS.map(() => ({ tp: 0, fp: 0, fn: 0 })));
   writers.forEach((held, i) => {
-    const model = trainModel(writers.filter((_, j) => j !== i).flat(), s).model;
+    const model = trainModel([...writers.filter((_, j) => j !== i).flat(), ...always], s).model;
     GRID.forEach((t, g) => {
       const c = score(scorer(model.withThresholds(CORPUS_ASPECTS.map(() => t))), held, true).counts;
       CORPUS_ASPECTS.forEach((a, k) => {
