@@ -2,16 +2,17 @@
  * Leave-one-writer-out cross-validation of the aspect model: for each training file, a model
  * trained on the others is scored on it; and one trained on all of them is scored on
  * eval/absa-test-b.tsv. How training choices are made (the dev set is never looked at here).
- * Usage: npm run cv:insights [-- epochs=30 l2=0.002 starsDrop=0.5 perAspect=1 add=e,f drop=a only=a,b starless=aj,ak,al backed=1,0.8]
- * (`add`: more writers' files as folds, by letter; `drop`: leave some out; `starless`: writers who
+ * Usage: npm run cv:insights [-- epochs=30 l2=0.002 starsDrop=0.5 perAspect=1 add=e,f drop=a only=a,b starless=none backed=1,0.8]
+ * (`add`: more writers' files as folds, by letter; `drop`: leave some out; `starless`: the writers who
  * wrote against the stars on purpose, in every fold's training without their stars and not in the
- * review part, held out of none; `only`: hold out only
+ * review part, held out of none (by default those the model is trained with, STARLESS_FILES;
+ * `none` for no such writers); `only`: hold out only
  * these writers (every file still trains the other folds), to compare with an earlier run's
  * folds in less time; `backed`, which only acts at inference, scores the same models at each
  * value given.)
  */
 import { CORPUS_ASPECTS, readCorpus, type Row } from './lib/absa-corpus.js';
-import { TRAINING_FILES, writerFile } from './lib/absa-files.js';
+import { STARLESS_FILES, TRAINING_FILES, writerFile } from './lib/absa-files.js';
 import { chooseThresholds, trainModel, SETTINGS, type Settings } from './lib/absa-model.js';
 import { score, scorer, type Figures } from './lib/absa-score.js';
 
@@ -19,7 +20,7 @@ const path = (p: string) => new URL(`../${p}`, import.meta.url).pathname;
 const settings: Settings = { ...SETTINGS };
 let perAspect = false;
 let files = [...TRAINING_FILES];
-let starlessFiles: string[] = [];
+let starlessFiles = [...STARLESS_FILES];
 let backed = [settings.backed];
 let only: string[] | null = null;
 for (const arg of process.argv.slice(2)) {
@@ -28,7 +29,7 @@ for (const arg of process.argv.slice(2)) {
   else if (k === 'add' && v) files.push(...v.split(',').map(writerFile));
   else if (k === 'backed' && v) backed = v.split(',').map(Number);
   else if (k === 'only' && v) only = v.split(',').map(writerFile);
-  else if (k === 'starless' && v) starlessFiles = v.split(',').map(writerFile);
+  else if (k === 'starless' && v) starlessFiles = v === 'none' ? [] : v.split(',').map(writerFile);
   else if (k === 'drop' && v) files = files.filter((f) => !v.split(',').map(writerFile).includes(f));
   else if (k && v && k in settings) (settings as unknown as Record<string, number>)[k] = Number(v);
   else throw new Error(`unknown argument ${arg}`);

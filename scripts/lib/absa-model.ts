@@ -35,8 +35,8 @@ export const SETTINGS: Settings = { threshold: 0.3, epochs: 25, rate: 0.2, l2: 3
  * was trained on and whether its thresholds were chosen across them or given to training (meant
  * for the thresholds an earlier leave-one-writer-out run chose: `train:insights -- thresholds=`).
  */
-export const methodOf = (writers: number, thresholds: 'chosen' | 'given' = 'chosen'): string =>
-  `logistic regression over words, stems, word clusters (from word vectors), word pairs, negation scope, VADER valence and the domain lexicon, trained on blind-written labelled reviews of ${writers} writers, a threshold per aspect ${thresholds === 'chosen' ? 'chosen across writers' : 'from an earlier choice across writers'} (0.8 of it where the lexicon judges the aspect too); polarity read on the clause that names the aspect, with the review's stars`;
+export const methodOf = (writers: number, thresholds: 'chosen' | 'given' = 'chosen', starless = 0): string =>
+  `logistic regression over words, stems, word clusters (from word vectors), word pairs, negation scope, VADER valence and the domain lexicon, trained on blind-written labelled reviews of ${writers} writers${starless ? ` (and ${starless} more who wrote against the stars on purpose, read without their stars)` : ''}, a threshold per aspect ${thresholds === 'chosen' ? 'chosen across writers' : 'from an earlier choice across writers'} (0.8 of it where the lexicon judges the aspect too); polarity read on the clause that names the aspect, with the review's stars`;
 
 export interface Trained {
   model: AspectModel;
