@@ -34,6 +34,9 @@ for (const arg of process.argv.slice(2)) {
   else if (k && v && k in settings) (settings as unknown as Record<string, number>)[k] = Number(v);
   else throw new Error(`unknown argument ${arg}`);
 }
+// A writer both held out and in every fold's training would be scored on its own rows.
+const both = files.filter((f) => starlessFiles.includes(f));
+if (both.length) throw new Error(`${both.join(', ')}: both a fold and starless; leave it out of one (starless=none, or starless= naming the others)`);
 const sets = files.map((f) => ({ name: f, rows: readCorpus(path(f)) }));
 const testB = readCorpus(path('eval/absa-test-b.tsv'));
 // Starless writers train every fold and are held out of none (their stars are meant to mislead).

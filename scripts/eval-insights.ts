@@ -78,7 +78,7 @@ if (record) {
   console.log(`recorded in ${MEASURED}`);
 } else {
   const falls: string[] = [];
-  const check = (set: string, now: Figures | null, before: Figures | null) => {
+  const check = (set: string, now: Figures | null, before: Partial<Figures> | null) => {
     if (!now) return;
     if (!before) {
       falls.push(`${set}: nothing recorded (npm run eval:insights -- --record)`);
@@ -87,12 +87,14 @@ if (record) {
     for (const k of [...keys, 'aspect_precision', 'aspect_recall'] as const) {
       const b = before[k];
       const n = now[k];
-      if (b !== null && n !== null && n < b) falls.push(`${set} ${k} ${n} < recorded ${b}`);
+      // A figure missing from the file (not null: measured as nothing) is a fall too, not a pass.
+      if (b === undefined) falls.push(`${set} ${k}: nothing recorded`);
+      else if (b !== null && n !== null && n < b) falls.push(`${set} ${k} ${n} < recorded ${b}`);
     }
   };
-  check('dev', dev, last.dev);
-  check('test-b', testB, last.test_b);
-  check('stars', stars, last.stars);
+  check('dev', dev, last.dev ?? null);
+  check('test-b', testB, last.test_b ?? null);
+  check('stars', stars, last.stars ?? null);
   check('short', short, last.short ?? null);
   if (falls.length) {
     console.log(`\nbelow the recorded figures (src/core/insights/measured.json):\n  ${falls.join('\n  ')}`);

@@ -5,7 +5,8 @@
  * model read on the clause that speaks of the aspect, and a softmax overall-polarity model over a
  * review's sentences and stars. The features are the analyser's own view of a text (words,
  * stems, pairs, negation, VADER valence, the domain lexicon's reading). Each aspect's threshold
- * is chosen by leave-one-writer-out over the same files, or given (`-- thresholds=0.3,0.25,...`,
+ * is chosen by leave-one-writer-out over the writers with stars (the starless ones train every
+ * model of that choice and are held out of none), or given (`-- thresholds=0.3,0.25,...`,
  * nine values in the corpus's aspect order, those an earlier choice gave: one final model, minutes
  * instead of an hour and more).
  * Seeded: the same corpus (and thresholds) gives the same file.
@@ -14,7 +15,6 @@ import { writeFileSync } from 'node:fs';
 import { CORPUS_ASPECTS, readCorpus } from './lib/absa-corpus.js';
 import { STARLESS_FILES, TRAINING_FILES } from './lib/absa-files.js';
 import { chooseThresholds, methodOf, trainModel } from './lib/absa-model.js';
-
 
 function givenThresholds(): number[] | undefined {
   const args = process.argv.slice(2);

@@ -5,6 +5,8 @@ import { describe, it } from 'node:test';
 import { benchReviews } from '../bench/lib/dataset.js';
 import { buildInsights } from '../src/core/insights/build.js';
 import { countIsHigher, shareIsHigher } from '../src/core/insights/figures.js';
+import { AspectModel } from '../src/core/insights/model.js';
+import { ReviewAnalyser } from '../src/core/insights/per-review.js';
 import { readablePhrase, tokenize } from '../src/core/insights/text.js';
 import { DEMO_BUSINESS } from '../src/core/demo/business.js';
 import { demoReviews } from '../src/core/demo/reviews.js';
@@ -91,6 +93,33 @@ function review(text: string, rating: number): Review {
 const times = (n: number, f: () => Review): Review[] => Array.from({ length: n }, f);
 const build = (reviews: readonly Review[]) => buildInsights(DEMO_BUSINESS, reviews, '2026-11-22T00:00:00Z');
 
+/**
+ * A model that finds the aspects the lexicon reads and takes each one's verdict from the stars
+ * alone (4-5 positive, 1-2 negative, 3 neutral): phrase tests then choose the verdict, and a
+ * retrained model cannot route around what they test.
+ */
+function verdictModel(): AspectModel {
+  const labels = AspectModel.fromFile().labels;
+  const A = labels.length;
+  const detect: Record<string, number[]> = { bias: labels.map(() => -10) };
+  labels.forEach((l, k) => (detect[`R:${l}`] = labels.map((_, j) => (j === k ? 20 : 0))));
+  const polarity: Record<string, number[]> = {};
+  [1, 2, 3, 4, 5].forEach((n) => {
+    const w = new Array<number>(3 + 3 * A).fill(0);
+    w[n >= 4 ? 0 : n <= 2 ? 1 : 2] = 10;
+    polarity[`stars:${n}`] = w;
+  });
+  return AspectModel.fromParts({
+    method: 'stars only (test)',
+    trained_on: { files: [], rows: 0 },
+    thresholds: labels.map(() => 0.5),
+    backed: 1,
+    detect: { labels: [...labels], weights: detect },
+    polarity: { labels: [], weights: polarity },
+    review: { labels: ['positive', 'negative', 'neutral'], weights: {} },
+  });
+}
+
 describe('phrases people read', () => {
   it('the demo document shows only real, whole phrases', () => {
     const reviews = demoReviews();
@@ -169,17 +198,14 @@ describe('phrases people read', () => {
   });
 
   it('...only its words that lean its way, the earlier words where it agrees, and each found in its own clause', () => {
-    const mixed = review('Pricey, but great value and a bit slow.', 5);
-    const agrees = review('The tech was late, but fine, if slow.', 3);
-    const repeated = review('No hassle, good price, but the bill was not good.', 1);
-    const negated = review('Pricey, but not bad.', 5);
-    const doc = build([mixed, agrees, repeated, negated, ...demoReviews(20)]);
-    const phrases = (r: Review, aspect: string) => doc.per_review[r.id]!.aspects.find((a) => a.aspect === aspect)?.phrases;
-    assert.deepEqual(phrases(mixed, 'pricing'), ['great value']);
-    assert.deepEqual(phrases(agrees, 'punctuality'), ['late']);
+    // The verdict comes from the stars alone (verdictModel), so these cases test which words are quoted for a verdict, whatever the trained model would say.
+    const analyser = new ReviewAnalyser(DEMO_BUSINESS, verdictModel());
+    const phrases = (text: string, stars: number, aspect: string) => analyser.analyse(review(text, stars)).per.aspects.find((a) => a.aspect === aspect)?.phrases;
+    assert.deepEqual(phrases('Pricey, but great and a bit slow.', 5, 'pricing'), ['great']);
+    assert.deepEqual(phrases('The tech was late, but fine, if slow.', 1, 'punctuality'), ['late']);
     // "not good" is the third clause's; the first clause's "good" must not take the "no" of "no hassle".
-    assert.deepEqual(phrases(repeated, 'pricing'), ['bill was not good']);
-    assert.deepEqual(phrases(negated, 'pricing'), ['not bad']);
+    assert.deepEqual(phrases('No hassle, good price, but honestly not good.', 1, 'pricing'), ['not good']);
+    assert.deepEqual(phrases('Pricey, but not bad.', 5, 'pricing'), ['not bad']);
   });
 
   it('a phrase is carried on to its next word only within its clause (the contrast word between clauses is not in the tokens)', () => {
