@@ -94,7 +94,7 @@ const GRID = [0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5, 0.55];
 
 /**
  * Per-aspect thresholds chosen by leave-one-writer-out (`always`: rows every model trains on and
- * none is scored on, cv:insights' starless writers): for each writer's rows, a model trained on
+ * none is scored on: the starless writers, in train:insights and cv:insights): for each writer's rows, a model trained on
  * the others is scored at every threshold of the grid; then, aspect by aspect (a few rounds), the
  * threshold that gives the best F1 over all aspects of all held-out writers together.
  */
