@@ -2,14 +2,14 @@
  * Leave-one-writer-out cross-validation of the aspect model: for each training file, a model
  * trained on the others is scored on it; and one trained on all of them is scored on
  * eval/absa-test-b.tsv. How training choices are made (the dev set is never looked at here).
- * Usage: npm run cv:insights [-- epochs=30 l2=0.002 starsDrop=0.5 perAspect=1 add=e,f drop=a only=a,b starless=none backed=1,0.8]
+ * Usage: npm run cv:insights [-- epochs=30 l2=0.002 starsDrop=0.5 perAspect=1 add=e,f drop=a only=a,b starless=none backed=1,0.8 also=stars,short]
  * (`add`: more writers' files as folds, by letter; `drop`: leave some out; `starless`: the writers who
  * wrote against the stars on purpose, in every fold's training without their stars and not in the
  * review part, held out of none (by default those the model is trained with, STARLESS_FILES;
  * `none` for no such writers); `only`: hold out only
  * these writers (every file still trains the other folds), to compare with an earlier run's
  * folds in less time; `backed`, which only acts at inference, scores the same models at each
- * value given.)
+ * value given; `also`: eval files, by name, the model trained on every writer is scored on too, beside test-b.)
  */
 import { CORPUS_ASPECTS, readCorpus, type Row } from './lib/absa-corpus.js';
 import { STARLESS_FILES, TRAINING_FILES, writerFile } from './lib/absa-files.js';
@@ -23,12 +23,14 @@ let files = [...TRAINING_FILES];
 let starlessFiles = [...STARLESS_FILES];
 let backed = [settings.backed];
 let only: string[] | null = null;
+let also: string[] = [];
 for (const arg of process.argv.slice(2)) {
   const [k, v] = arg.split('=');
   if (k === 'perAspect') perAspect = v === '1';
   else if (k === 'add' && v) files.push(...v.split(',').map(writerFile));
   else if (k === 'backed' && v) backed = v.split(',').map(Number);
   else if (k === 'only' && v) only = v.split(',').map(writerFile);
+  else if (k === 'also' && v) also = v.split(',').map((n) => `eval/absa-${n}.tsv`);
   else if (k === 'starless' && v) starlessFiles = v === 'none' ? [] : v.split(',').map(writerFile);
   else if (k === 'drop' && v) files = files.filter((f) => !v.split(',').map(writerFile).includes(f));
   else if (k && v && k in settings) (settings as unknown as Record<string, number>)[k] = Number(v);
@@ -49,6 +51,7 @@ const folds: { name: string; train: Row[][]; test: Row[] }[] = heldOut.map((held
   test: held.rows,
 }));
 folds.push({ name: 'all -> eval/absa-test-b.tsv', train: sets.map((s) => s.rows), test: testB });
+const extra = also.map((f) => ({ name: `all -> ${f}`, rows: readCorpus(path(f)) }));
 
 const results = new Map(backed.map((b) => [b, {} as Record<string, Figures>]));
 for (const f of folds) {
@@ -60,6 +63,13 @@ for (const f of folds) {
     model = model.withThresholds(thresholds);
   }
   for (const [b, r] of results) r[f.name] = score(scorer(model.withThresholds(model.thresholds, b)), f.test, true).figures;
+  // The last fold's model is the one trained on every writer; the extra files are not folds.
+  if (f === folds.at(-1))
+    for (const e of extra)
+      for (const b of backed) {
+        const s = score(scorer(model.withThresholds(model.thresholds, b)), e.rows, true);
+        console.log(`backed ${b}, ${e.name}: ${JSON.stringify(s.figures)}; against the stars ${s.againstStars.right}/${s.againstStars.of}`);
+      }
 }
 const keys = ['aspect_f1', 'polarity_accuracy', 'review_polarity'] as const;
 for (const [b, r] of results) {

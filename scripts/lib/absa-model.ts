@@ -26,9 +26,11 @@ export interface Settings {
   backed: number;
   /** The share of polarity examples learnt without the review's stars (seeded), so the words learn to carry a verdict alone. */
   starsDrop: number;
+  /** The share of the starless writers' judgements learnt with their stars after all (seeded), so the stars learn they can be wrong. */
+  starlessStars: number;
 }
 
-export const SETTINGS: Settings = { threshold: 0.3, epochs: 25, rate: 0.2, l2: 3e-5, minCount: 2, prune: 0.05, stars: 1, average: 1, l2Detect: 0.03, backed: 0.8, starsDrop: 0 };
+export const SETTINGS: Settings = { threshold: 0.3, epochs: 25, rate: 0.2, l2: 3e-5, minCount: 2, prune: 0.05, stars: 1, average: 1, l2Detect: 0.03, backed: 0.8, starsDrop: 0, starlessStars: 0 };
 
 /**
  * model.json's method line (shown in /insights.json's `model`), naming how many writers' files it
@@ -60,7 +62,8 @@ export function trainModel(rows: readonly Row[], s: Settings = SETTINGS): Traine
   rows.forEach((r, i) => {
     for (const [aspect, pol] of r.aspects) {
       const clause = detector.clauseText(views[i]!, CORPUS_ASPECTS.indexOf(aspect as (typeof CORPUS_ASPECTS)[number]));
-      const features = s.stars && !r.starless && drop() >= s.starsDrop ? [...clause.features, `stars:${r.stars}`] : clause.features;
+      const starred = r.starless ? s.starlessStars > 0 && drop() < s.starlessStars : drop() >= s.starsDrop;
+      const features = s.stars && starred ? [...clause.features, `stars:${r.stars}`] : clause.features;
       polarityExamples.push({ features: [...features, ...features.map((f) => `${aspect}|${f}`)], target: POLARITIES.indexOf(pol) });
     }
   });
