@@ -214,6 +214,15 @@ describe('buildInsights', () => {
     assert.equal(JSON.stringify(incremental), JSON.stringify(buildInsights(business, changed, doc.generated_at)), 'the same as analysing everything afresh');
     assert.ok(incremental.entities.technicians.some((t) => t.name === 'Gus'), 'Gus, in two reviews after the change');
   });
+  it('counts a service area added to the profile in reviews it kept, and drops one taken out', () => {
+    // The areas a text names are kept with its analysis: a profile that names others must not read the kept ones.
+    const cache = new AnalysisCache();
+    buildInsights(business, reviews, doc.generated_at, cache);
+    const moved = { ...business, service_areas: ['Driveway'] };
+    const again = buildInsights(moved, reviews, doc.generated_at, cache);
+    assert.deepEqual(again.entities.service_areas, [{ name: 'Driveway', mention_count: 1, example_review_ids: [reviews[3]!.id] }], '"our driveway", not Springfield');
+    assert.equal(JSON.stringify(again), JSON.stringify(buildInsights(moved, reviews, doc.generated_at)), 'the same as analysing everything afresh');
+  });
   it('has no summary, quote or date range without reviews', () => {
     const empty = buildInsights(business, [], doc.generated_at);
     assert.deepEqual([empty.summary, empty.pull_quote, empty.date_range, empty.review_count], [null, null, null, 0]);

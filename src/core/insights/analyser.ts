@@ -184,16 +184,25 @@ export class AspectAnalyser {
     this.matcher = new PhraseMatcher([...DOMAIN_LEXICON, ...GENERAL_LEXICON, ...cues, ...extraPolar], NEGATORS);
   }
 
+  /** Scratch for one clause's reading (per token: inside a match; which run between marks), reused rather than made per clause. */
+  private inMatch = new Uint8Array(64);
+  private runs = new Uint16Array(64);
+
   private clause(clause: string): ClauseResult {
     const { tokens, breaks } = tokenizeMarked(clause);
     const matches = this.matcher.scan(tokens);
-    const inMatch = new Uint8Array(tokens.length);
+    if (this.inMatch.length < tokens.length) {
+      this.inMatch = new Uint8Array(2 * tokens.length);
+      this.runs = new Uint16Array(2 * tokens.length);
+    }
+    const { inMatch, runs } = this;
+    inMatch.fill(0, 0, tokens.length);
     for (const m of matches) inMatch.fill(1, m.start, m.end);
     const items: Item[] = [];
     const mentioned = new Map<string, string[]>();
     /** Per aspect, the runs between marks that mention it. */
     const runsOf = new Map<string, Set<number>>();
-    const runs = new Uint16Array(tokens.length);
+    runs[0] = 0;
     for (let i = 1; i < tokens.length; i++) runs[i] = runs[i - 1]! + breaks[i]!;
     for (const m of matches) {
       const phrase = tokens.slice(m.start, m.end).join(' ');

@@ -33,31 +33,24 @@ function indexAspects(all: readonly Analysed[]): Map<string, AspectIndex> {
     for (const hit of a.per.aspects) {
       let e = index.get(hit.aspect);
       if (!e) {
-        e = { ids: { positive: [], neutral: [], negative: [] }, phrases: { positive: [], negative: [] } };
+        e = { ids: { positive: [], neutral: [], negative: [] }, phrases: { positive: [], negative: [] }, examples: [] };
         index.set(hit.aspect, e);
       }
       e.ids[hit.polarity].push(review.id);
+      if (e.examples.length < EXAMPLES) e.examples.push(review.id);
       if (hit.polarity !== 'neutral') e.phrases[hit.polarity].push(...hit.phrases);
     }
   }
   return index;
 }
 
-function aspectEntries(analyser: ReviewAnalyser, index: ReadonlyMap<string, AspectIndex>, all: readonly Analysed[]): AspectEntry[] {
+function aspectEntries(analyser: ReviewAnalyser, index: ReadonlyMap<string, AspectIndex>): AspectEntry[] {
   return analyser.analyser.aspects.map((def) => {
     const e = index.get(def.id);
     const positive = e?.ids.positive.length ?? 0;
     const neutral = e?.ids.neutral.length ?? 0;
     const negative = e?.ids.negative.length ?? 0;
     const phrases = e ? [...e.phrases.positive, ...e.phrases.negative] : [];
-    const examples: string[] = [];
-    if (e) {
-      const mentioned = new Set([...e.ids.positive, ...e.ids.neutral, ...e.ids.negative]);
-      for (const { review } of all) {
-        if (examples.length === EXAMPLES) break;
-        if (mentioned.has(review.id)) examples.push(review.id);
-      }
-    }
     const mentions = positive + neutral + negative;
     return {
       id: def.id,
@@ -69,7 +62,7 @@ function aspectEntries(analyser: ReviewAnalyser, index: ReadonlyMap<string, Aspe
       positive_pct: pct(positive, mentions),
       score: mentions ? round2((positive - negative) / mentions) : 0,
       top_phrases: topCounts(phrases, 5),
-      example_review_ids: examples,
+      example_review_ids: e ? e.examples : [],
     };
   });
 }
@@ -85,7 +78,7 @@ export function buildInsights(business: Business, reviews: readonly Review[], ge
 
   const overall = sentimentCounts(all);
   const aspectIndex = indexAspects(all);
-  const aspects = aspectEntries(analyser, aspectIndex, all);
+  const aspects = aspectEntries(analyser, aspectIndex);
 
   // One pass: which reviews name which entity, so each entity's stats read only its own reviews.
   const named = new Map<string, Analysed[]>();
@@ -99,6 +92,7 @@ export function buildInsights(business: Business, reviews: readonly Review[], ge
     for (const id of x.a.per.services) note(`s:${id}`, x);
     for (const id of x.a.per.problems) note(`p:${id}`, x);
     for (const c of x.a.candidates) note(`c:${c}`, x);
+    for (const area of x.a.areas) note(`a:${area}`, x);
   }
   const entityStats = (key: string, phrasesOf: (x: Analysed) => readonly string[]) => statsOf(named.get(key) ?? [], phrasesOf);
 
@@ -128,7 +122,7 @@ export function buildInsights(business: Business, reviews: readonly Review[], ge
     .sort((x, y) => y.mention_count - x.mention_count || (x.id < y.id ? -1 : 1));
   const serviceAreas = analyser.matchers.areas
     .map((area) => {
-      const hits = all.filter((x) => x.review.text !== null && area.re.test(x.review.text));
+      const hits = named.get(`a:${area.name}`) ?? [];
       return { name: area.name, mention_count: hits.length, example_review_ids: hits.slice(0, EXAMPLES).map((h) => h.review.id) };
     })
     .sort((x, y) => y.mention_count - x.mention_count || (x.name < y.name ? -1 : 1));

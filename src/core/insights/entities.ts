@@ -50,15 +50,19 @@ const NOT_NAMES = new Set([
   'Thanks', 'Thank', 'Called', 'Used', 'Second', 'Nothing', 'Anyone', 'There', 'Here', 'Which', 'Who', 'How', 'Why', 'Where',
 ]);
 
-export function candidateTechnicianNames(text: string, business: Business, known: ReadonlySet<string>): string[] {
-  const out = new Set<string>();
+/** A finder of the candidate names in a text for one business: what it skips is worked out once, not per review. */
+export function technicianNameFinder(business: Business): (text: string) => string[] {
+  const known = new Set(business.technicians.flatMap((t) => [t.name, ...t.aliases]).map((n) => n.toLowerCase()));
   const businessWords = new Set([...business.name.split(/\s+/), ...business.service_areas.flatMap((a) => a.split(/\s+/))]);
-  for (const re of TECH_CONTEXT) {
-    re.lastIndex = 0;
-    for (const m of text.matchAll(re)) {
-      const name = m[1]!;
-      if (!NOT_NAMES.has(name) && !businessWords.has(name) && !known.has(name.toLowerCase())) out.add(name);
+  return (text) => {
+    const out = new Set<string>();
+    for (const re of TECH_CONTEXT) {
+      re.lastIndex = 0;
+      for (const m of text.matchAll(re)) {
+        const name = m[1]!;
+        if (!NOT_NAMES.has(name) && !businessWords.has(name) && !known.has(name.toLowerCase())) out.add(name);
+      }
     }
-  }
-  return [...out];
+    return [...out];
+  };
 }

@@ -35,6 +35,8 @@ export function sentimentCounts(items: readonly Analysed[]) {
 export interface AspectIndex {
   ids: Record<'positive' | 'neutral' | 'negative', string[]>;
   phrases: Record<'positive' | 'negative', string[]>;
+  /** The first reviews (in the order given) that judge the aspect, as many as an entry shows. */
+  examples: string[];
 }
 
 /** The figures the FAQ and the summary are written from. */

@@ -5,7 +5,7 @@ import type { Review } from '../schema/review.js';
 import { AspectAnalyser, MODEL_METHOD, polarityOf, type AspectHit, type Polarity, type SentenceAnalysis } from './analyser.js';
 import type { AspectModel } from './model.js';
 import measured from './measured.json' with { type: 'json' };
-import { candidateTechnicianNames, entityMatchers, type EntityMatchers } from './entities.js';
+import { entityMatchers, technicianNameFinder, type EntityMatchers } from './entities.js';
 import { TAXONOMY_VERSION } from './taxonomy.js';
 import { DOMAIN_LEXICON, GENERAL_LEXICON, NEGATORS } from './lexicon.js';
 import { PhraseMatcher } from './matcher.js';
@@ -44,6 +44,8 @@ export interface ReviewAnalysis {
   topicPhrases: readonly string[];
   /** Null unless the review may give the pull quote (4+ stars, positive) and has a sentence fit for it. */
   quote: QuoteCandidate | null;
+  /** The service areas the text names: kept, so a revision's build does not scan every text again. */
+  areas: readonly string[];
 }
 
 const EMPTY: readonly never[] = Object.freeze([]);
@@ -124,7 +126,7 @@ export class ReviewAnalyser {
   readonly analyser: AspectAnalyser;
   readonly matchers: EntityMatchers;
   readonly key: string;
-  private readonly known: Set<string>;
+  private readonly candidateNames: (text: string) => string[];
   private readonly topicSkip: (w: string) => boolean;
   /** One string per distinct phrase, key and topic phrase in kept analyses: reviews repeat them endlessly. */
   private readonly strings = new Map<string, string>();
@@ -135,7 +137,7 @@ export class ReviewAnalyser {
   ) {
     this.analyser = new AspectAnalyser(business.custom_aspects ?? [], model);
     this.matchers = entityMatchers(business);
-    this.known = new Set(business.technicians.flatMap((t) => [t.name, ...t.aliases]).map((n) => n.toLowerCase()));
+    this.candidateNames = technicianNameFinder(business);
     this.topicSkip = topicStopWords(business);
     this.key = JSON.stringify([ANALYSER_VERSION, business.technicians, business.services, business.service_areas, business.custom_aspects ?? [], business.name]);
   }
@@ -205,8 +207,9 @@ export class ReviewAnalyser {
       for (const s of sentences) if (re.test(s.text)) for (const h of s.aspects) if (h.polarity !== 'neutral') for (const p of h.phrases) phrases.push(this.intern(p));
       entityPhrases.push([this.intern(key), phrases]);
     }
-    const candidates = text ? candidateTechnicianNames(text, this.business, this.known) : EMPTY;
+    const candidates = text ? this.candidateNames(text) : EMPTY;
     const topicPhrases = topicPhrasesOf(runs, this.topicSkip).map((b) => this.intern(b));
+    const areas = text ? [...new Set(this.matchers.areas.filter((a) => a.re.test(text)).map((a) => a.name))] : EMPTY;
     return {
       per,
       sentences: candidates.length ? sentences.filter((s) => s.aspects.length > 0) : EMPTY,
@@ -214,6 +217,7 @@ export class ReviewAnalyser {
       entityPhrases: entityPhrases.length ? entityPhrases : EMPTY,
       topicPhrases: topicPhrases.length ? topicPhrases : EMPTY,
       quote: r.rating >= 4 && per.sentiment === 'positive' ? bestQuote(sentences) : null,
+      areas: areas.length ? areas : EMPTY,
     };
   }
 }

@@ -46,19 +46,51 @@ const isAdjective = (w: string) => PLAIN_ADJECTIVE.has(w) || (ADJECTIVE_ENDING.t
 /** "said he'd", "can't say", "we'll see": a contracted auxiliary is part of a clause, not of a topic (a possessive "tech's name" is). */
 const CONTRACTION = /(?:n't|'d|'ll|'re|'ve|'m)$/;
 
+/** What a word can be in a topic, as bits (WORD_SHAPES). */
+const NO_START = 1;
+const NO_END = 2;
+const PAST_FORM = 4;
+const STANDS_FOR_OBJECT = 8;
+const ING = 16;
+const VALENCED = 32;
+
+/** Per distinct word, its shape bits: worked out once, not at every pair; emptied when full so it stays bounded. */
+const WORD_SHAPES = new Map<string, number>();
+const WORD_SHAPES_MAX = 50_000;
+
+function shapeOf(w: string): number {
+  let bits = WORD_SHAPES.get(w);
+  if (bits === undefined) {
+    if (WORD_SHAPES.size >= WORD_SHAPES_MAX) WORD_SHAPES.clear();
+    const contraction = CONTRACTION.test(w);
+    const adverb = isAdverb(w);
+    const past = isPast(w);
+    bits =
+      (contraction || adverb || SUPERLATIVE.test(w) ? NO_START : 0) |
+      (contraction || adverb || isAdjective(w) || past || PRESENT_VERB.has(w) ? NO_END : 0) |
+      (past ? PAST_FORM : 0) |
+      (PRONOUN.has(w) ? STANDS_FOR_OBJECT : 0) |
+      (w.endsWith('ing') ? ING : 0) |
+      (VALENCE.has(w) ? VALENCED : 0);
+    WORD_SHAPES.set(w, bits);
+  }
+  return bits;
+}
+
 /**
  * Whether two words can start and end a topic, without a part-of-speech tagger: a topic is a
  * noun-ish phrase ("heat pump", "excellent job", "customer service") or a whole verb phrase
  * ("explained everything", "asked questions"). Word endings and short closed lists tell what
- * cannot end or start one.
+ * cannot end or start one (no contraction, adverb or superlative first; no contraction, adverb,
+ * adjective, past form or verb in -s last).
  */
 function isTopicShape(first: string, last: string): boolean {
-  if (CONTRACTION.test(first) || CONTRACTION.test(last)) return false;
-  if (isAdverb(first) || SUPERLATIVE.test(first)) return false;
-  if (isAdverb(last) || isAdjective(last) || isPast(last) || PRESENT_VERB.has(last)) return false;
-  if (PRONOUN.has(last)) return isPast(first);
+  const f = shapeOf(first);
+  const l = shapeOf(last);
+  if (f & NO_START || l & NO_END) return false;
+  if (l & STANDS_FOR_OBJECT) return (f & PAST_FORM) !== 0;
   // After a verb, an -ing word is a verb too ("stopped blowing", "kept tripping"): the phrase is cut before its object.
-  return !(isPast(first) && last.endsWith('ing'));
+  return !(f & PAST_FORM && l & ING);
 }
 
 /**
@@ -83,7 +115,7 @@ export function topicPhrasesOf(sentences: readonly (readonly (readonly string[])
         const n = end - i;
         if (toks[end] !== 'than') {
           // An opinion before a compound is the review's view of the topic, not another topic: "excellent customer service" counts for "customer service".
-          if (n === 3 && VALENCE.has(toks[i]!) && !isPast(toks[i]!)) seen.add(`${toks[i + 1]} ${toks[i + 2]}`);
+          if (n === 3 && (shapeOf(toks[i]!) & (VALENCED | PAST_FORM)) === VALENCED) seen.add(`${toks[i + 1]} ${toks[i + 2]}`);
           else if (n === 2 || (n === 3 && isTopicShape(toks[i]!, toks[end - 1]!))) seen.add(toks.slice(i, end).join(' '));
         }
         // The pair that ended this run cannot start the next one.
