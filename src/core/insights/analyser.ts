@@ -44,8 +44,11 @@ interface Lexical {
   texts: readonly string[];
   results: readonly ClauseResult[];
   score: number;
-  /** Per aspect its score and the phrases that carried it, found from token `at` on (the start of the clause they came from). */
-  aspects: Map<string, { score: number; phrases: string[]; at: number }>;
+  /**
+   * Per aspect its score and the phrases that carried it, found from token `at` on (the start of the clause they came from);
+   * `answered`: the text of a later clause that names no aspect and turned the verdict ("Pricey, but great").
+   */
+  aspects: Map<string, { score: number; phrases: string[]; at: number; answered?: string }>;
   tokens: readonly string[];
   /** Per token, a mark or a clause's start before it (tokenizeMarked). */
   breaks: Uint8Array;
@@ -272,12 +275,12 @@ export class AspectAnalyser {
   private read(text: string, rating: number | undefined): Lexical {
     const texts = splitClauses(text);
     const results = texts.map((t) => this.clause(t));
-    const merged = new Map<string, { score: number; mixed: boolean; phrases: string[]; at: number }>();
+    const merged = new Map<string, { score: number; mixed: boolean; phrases: string[]; at: number; answered?: string }>();
     /** Where the clause read starts in the sentence's tokens (its clauses' tokens in order). */
     let clauseAt = 0;
     let score = 0;
     let previous: string[] = [];
-    for (const c of results) {
+    for (const [i, c] of results.entries()) {
       const at = clauseAt;
       clauseAt += c.tokens.length;
       score += c.score;
@@ -287,7 +290,7 @@ export class AspectAnalyser {
         for (const id of previous) {
           const before = merged.get(id);
           const agrees = before !== undefined && Math.abs(before.score) > EPSILON && Math.sign(before.score) === Math.sign(c.score);
-          merged.set(id, agrees ? { ...before, score: c.score, mixed: false } : { score: c.score, mixed: false, phrases: c.judging, at });
+          merged.set(id, agrees ? { ...before, score: c.score, mixed: false } : { score: c.score, mixed: false, phrases: c.judging, at, answered: texts[i]! });
         }
         continue;
       }
@@ -298,11 +301,11 @@ export class AspectAnalyser {
       }
       if (c.aspects.size > 0) previous = [...c.aspects.keys()];
     }
-    const aspects = new Map<string, { score: number; phrases: string[]; at: number }>();
+    const aspects: Lexical['aspects'] = new Map();
     for (const [aspect, a] of merged) {
       let s = a.score;
       if (Math.abs(s) <= EPSILON && a.mixed && rating !== undefined) s = rating >= 4 ? 0.1 : rating <= 2 ? -0.1 : 0;
-      aspects.set(aspect, { score: s, phrases: a.phrases, at: a.at });
+      aspects.set(aspect, a.answered === undefined ? { score: s, phrases: a.phrases, at: a.at } : { score: s, phrases: a.phrases, at: a.at, answered: a.answered });
     }
     // Each clause is tokenised once; the sentence's words are its clauses' words, a clause's start a break.
     if (results.length === 1) return { text, texts, results, score, aspects, tokens: results[0]!.tokens, breaks: results[0]!.breaks };
@@ -379,8 +382,11 @@ export class AspectAnalyser {
       const lex = rules.aspects.get(aspect) ?? (aspect === STAFF_ASPECT ? rules.aspects.get(CONDUCT_ASPECT) : undefined);
       let polarity = hit.polarity;
       let score = polarity === 'neutral' ? 0 : hit.score;
-      // The model hedges to neutral where its words are few; a clear lexicon verdict on the same aspect decides then.
-      if (polarity === 'neutral' && lex !== undefined && Math.abs(lex.score) >= LEXICON_CLEAR) {
+      // The model hedges to neutral where its words are few; a clear lexicon verdict on the same aspect decides then,
+      // unless that verdict is a later clause's that names no aspect while the model read this one on another clause
+      // ("A bit pricey but they did great work": "great" is the work's, not the price's).
+      const elsewhere = lex?.answered !== undefined && lex.answered !== hit.clause;
+      if (polarity === 'neutral' && lex !== undefined && Math.abs(lex.score) >= LEXICON_CLEAR && !elsewhere) {
         polarity = polarityOf(lex.score);
         score = Math.sign(lex.score) * 0.5;
       }
