@@ -1,6 +1,5 @@
-/**
- * Leave-one-writer-out cross-validation of the aspect model: for each training file, a model
- * trained on the others is scored on it; and one trained on all of them is scored on
+/** Leave-one-writer-out cross-validation of the aspect model (`npm run cv:insights`).
+ * For each training file, a model trained on the others is scored on it; and one trained on all of them is scored on
  * eval/absa-test-b.tsv. How training choices are made (the dev set is never looked at here).
  * Usage: npm run cv:insights [-- epochs=30 l2=0.002 starsDrop=0.5 perAspect=1 add=e,f drop=a only=a,b starless=none backed=1,0.8 also=stars,short]
  * (`add`: more writers' files as folds, by letter; `drop`: leave some out; `starless`: the writers who
@@ -17,6 +16,11 @@ import { chooseThresholds, trainModel, SETTINGS, type Settings } from './lib/abs
 import { score, scorer, type Figures } from './lib/absa-score.js';
 
 const path = (p: string) => new URL(`../${p}`, import.meta.url).pathname;
+/** An in-repo eval file by name ("stars", "short"); never the blind dev set, which choices here must not see. */
+function evalFile(name: string): string {
+  if (!/^[a-z][a-z-]*$/.test(name) || name.includes('dev')) throw new Error(`also=${name}: name an in-repo eval file (eval/absa-<name>.tsv), not a path or the dev set`);
+  return `eval/absa-${name}.tsv`;
+}
 const settings: Settings = { ...SETTINGS };
 let perAspect = false;
 let files = [...TRAINING_FILES];
@@ -30,7 +34,7 @@ for (const arg of process.argv.slice(2)) {
   else if (k === 'add' && v) files.push(...v.split(',').map(writerFile));
   else if (k === 'backed' && v) backed = v.split(',').map(Number);
   else if (k === 'only' && v) only = v.split(',').map(writerFile);
-  else if (k === 'also' && v) also = v.split(',').map((n) => `eval/absa-${n}.tsv`);
+  else if (k === 'also' && v) also = v.split(',').map(evalFile);
   else if (k === 'starless' && v) starlessFiles = v === 'none' ? [] : v.split(',').map(writerFile);
   else if (k === 'drop' && v) files = files.filter((f) => !v.split(',').map(writerFile).includes(f));
   else if (k && v && k in settings) (settings as unknown as Record<string, number>)[k] = Number(v);

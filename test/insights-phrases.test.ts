@@ -98,11 +98,13 @@ const build = (reviews: readonly Review[]) => buildInsights(DEMO_BUSINESS, revie
  * alone (4-5 positive, 1-2 negative, 3 neutral): phrase tests then choose the verdict, and a
  * retrained model cannot route around what they test.
  */
-function verdictModel(): AspectModel {
+function verdictModel(ties: Record<string, string> = {}): AspectModel {
   const labels = AspectModel.fromFile().labels;
   const A = labels.length;
   const detect: Record<string, number[]> = { bias: labels.map(() => -10) };
   labels.forEach((l, k) => (detect[`R:${l}`] = labels.map((_, j) => (j === k ? 20 : 0))));
+  // `ties`: a word that ties its clause to a label more than the lexicon's reading does.
+  for (const [word, label] of Object.entries(ties)) detect[word] = labels.map((l) => (l === label ? 30 : 0));
   const polarity: Record<string, number[]> = {};
   [1, 2, 3, 4, 5].forEach((n) => {
     const w = new Array<number>(3 + 3 * A).fill(0);
@@ -186,7 +188,7 @@ describe('phrases people read', () => {
     assert.deepEqual(phrasesOf(lost, 'technical_knowledge'), ['did not seem to know what to do']);
   });
 
-  it('a verdict answered by a later clause quotes the words that answered it, not those it overrode', () => {
+  it('a verdict a later clause turns quotes the words that turned it, not those it overrode (and a hedge on the price stays one)', () => {
     const pricey = review('Pricey, but great.', 5);
     const rude = review('He was rude at first, but in the end he was excellent.', 5);
     const cheap = review('Cheap, but terrible.', 1);
@@ -218,6 +220,12 @@ describe('phrases people read', () => {
     // Where the later clause names the price itself, or there is one clause, the lexicon still decides.
     assert.deepEqual(pricing('Pricey, but worth it.'), { aspect: 'pricing', polarity: 'positive', phrases: ['worth it'] });
     assert.deepEqual(pricing('The price was great.'), { aspect: 'pricing', polarity: 'positive', phrases: ['price was great'] });
+    // And where the model itself reads the price on the clause that answered, that clause's verdict decides.
+    const tied = new ReviewAnalyser(DEMO_BUSINESS, verdictModel({ great: 'pricing' }));
+    assert.deepEqual(
+      tied.analyse(review('A bit pricey but they did great work.', 3)).per.aspects.find((a) => a.aspect === 'pricing'),
+      { aspect: 'pricing', polarity: 'positive', phrases: ['great'] },
+    );
   });
 
   it('a phrase is carried on to its next word only within its clause (the contrast word between clauses is not in the tokens)', () => {

@@ -1,3 +1,4 @@
+/** The insights: the aspect analyser's hard cases, the document built from reviews, its incremental build, and GET /insights.json. */
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { request } from 'node:http';

@@ -1,3 +1,4 @@
+/** The aspect analyser: the trained model's verdicts per sentence, with the lexicon's phrases, operator aspects and rules of scope. */
 import { DOMAIN_LEXICON, GENERAL_LEXICON, INTENSIFIERS, NEGATORS, type LexEntry } from './lexicon.js';
 import { PhraseMatcher } from './matcher.js';
 import { AspectModel, Rows, type Clause, type Reading } from './model.js';
@@ -46,9 +47,9 @@ interface Lexical {
   score: number;
   /**
    * Per aspect its score and the phrases that carried it, found from token `at` on (the start of the clause they came from);
-   * `answered`: the text of a later clause that names no aspect and turned the verdict ("Pricey, but great").
+   * `answered`: the place of a later clause that names no aspect and turned the verdict ("Pricey, but great").
    */
-  aspects: Map<string, { score: number; phrases: string[]; at: number; answered?: string }>;
+  aspects: Map<string, { score: number; phrases: string[]; at: number; answered?: number }>;
   tokens: readonly string[];
   /** Per token, a mark or a clause's start before it (tokenizeMarked). */
   breaks: Uint8Array;
@@ -275,7 +276,7 @@ export class AspectAnalyser {
   private read(text: string, rating: number | undefined): Lexical {
     const texts = splitClauses(text);
     const results = texts.map((t) => this.clause(t));
-    const merged = new Map<string, { score: number; mixed: boolean; phrases: string[]; at: number; answered?: string }>();
+    const merged = new Map<string, { score: number; mixed: boolean; phrases: string[]; at: number; answered?: number }>();
     /** Where the clause read starts in the sentence's tokens (its clauses' tokens in order). */
     let clauseAt = 0;
     let score = 0;
@@ -290,7 +291,7 @@ export class AspectAnalyser {
         for (const id of previous) {
           const before = merged.get(id);
           const agrees = before !== undefined && Math.abs(before.score) > EPSILON && Math.sign(before.score) === Math.sign(c.score);
-          merged.set(id, agrees ? { ...before, score: c.score, mixed: false } : { score: c.score, mixed: false, phrases: c.judging, at, answered: texts[i]! });
+          merged.set(id, agrees ? { ...before, score: c.score, mixed: false } : { score: c.score, mixed: false, phrases: c.judging, at, answered: i });
         }
         continue;
       }
@@ -385,7 +386,7 @@ export class AspectAnalyser {
       // The model hedges to neutral where its words are few; a clear lexicon verdict on the same aspect decides then,
       // unless that verdict is a later clause's that names no aspect while the model read this one on another clause
       // ("A bit pricey but they did great work": "great" is the work's, not the price's).
-      const elsewhere = lex?.answered !== undefined && lex.answered !== hit.clause;
+      const elsewhere = lex?.answered !== undefined && lex.answered !== hit.clauseAt;
       if (polarity === 'neutral' && lex !== undefined && Math.abs(lex.score) >= LEXICON_CLEAR && !elsewhere) {
         polarity = polarityOf(lex.score);
         score = Math.sign(lex.score) * 0.5;

@@ -109,8 +109,9 @@ export interface ModelHit {
   polarity: ModelPolarity;
   /** Signed strength: P(positive) - P(negative) in the clause judged. */
   score: number;
-  /** The clause of the sentence the judgement rests on. */
+  /** The clause of the sentence the judgement rests on, and its place among the sentence's clauses. */
   clause: string;
+  clauseAt: number;
 }
 
 export const POLARITIES: readonly ModelPolarity[] = ['positive', 'negative', 'neutral'];
@@ -445,7 +446,7 @@ export class AspectModel {
       clauses ??= reading.clauses().map((c) => ({ text: c.text, rows: c.rows, z: c.rows === reading.rows ? z : this.total(new Float64Array(this.R), c.rows, 0, this.R) }));
       const clause = this.clauseFor(clauses, k);
       const { polarity, score } = this.polarityAt(clause.rows, k, starsRow);
-      hits.push({ label: this.labels[k]!, polarity, score, clause: clause.text });
+      hits.push({ label: this.labels[k]!, polarity, score, clause: clause.text, clauseAt: clauses.indexOf(clause) });
     }
     if (review) for (let i = 0; i < 3; i++) review[i]! += z[this.R + i]!;
     return hits;
