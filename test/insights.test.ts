@@ -6,6 +6,7 @@ import { after, before, describe, it } from 'node:test';
 import { AspectAnalyser, type Polarity } from '../src/core/insights/analyser.js';
 import { buildInsights } from '../src/core/insights/build.js';
 import { AnalysisCache } from '../src/core/insights/per-review.js';
+import { AspectModel } from '../src/core/insights/model.js';
 import clusters from '../src/core/insights/clusters.json' with { type: 'json' };
 import { InsightsSchema, type Insights } from '../src/core/schema/insights.js';
 import type { Business } from '../src/core/schema/business.js';
@@ -267,5 +268,15 @@ describe('GET /insights.json', () => {
     const changed = await fetch(`${svc.url}/insights.json`, { headers: { 'if-none-match': etag } });
     assert.equal(changed.status, 200);
     assert.equal(((await changed.json()) as Insights).review_count, 9);
+  });
+});
+
+describe('the shipped model', () => {
+  it('is made again, the same, after model.json was decoded once and its long strings let go', () => {
+    const text = 'The price was fair but he showed up two hours late.';
+    const first = new AspectAnalyser([], AspectModel.fromFile()).text(text, 4);
+    const again = new AspectAnalyser([], AspectModel.fromFile()).text(text, 4);
+    assert.ok(first.some((s) => s.aspects.length > 0), 'the sentence judges an aspect');
+    assert.deepEqual(again, first);
   });
 });

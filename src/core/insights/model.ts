@@ -133,6 +133,21 @@ function verdict3(pos: number, neg: number, neu: number, places = 3): { polarity
   return { polarity, score: score === 0 ? 0 : score };
 }
 
+/** A model file's feature names and weights (16-bit in the file, scaled back). */
+function decode(m: ModelFile): { features: string[]; weights: Float32Array } {
+  // Plain loops: the callback forms of Uint8Array.from and Float32Array.from took a second at start-up.
+  const binary = atob(m.weights);
+  const bytes = new Uint8Array(binary.length);
+  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
+  const ints = new Int16Array(bytes.buffer, 0, bytes.length / 2);
+  const weights = new Float32Array(ints.length);
+  for (let i = 0; i < ints.length; i++) weights[i] = ints[i]! * m.scale;
+  return { features: m.features.split('\n'), weights };
+}
+
+/** The shipped model.json decoded, once (AspectModel.fromFile()); every model made from it shares these, which no model writes to. */
+let shipped: { features: string[]; weights: Float32Array } | undefined;
+
 /** How model.json was made (its method line), without building the model from it. */
 export const MODEL_METHOD = (json as ModelFile).method;
 
@@ -253,16 +268,22 @@ export class AspectModel {
     return new AspectModel(m.method, m.thresholds, m.backed, m.detect.labels, features, weights);
   }
 
-  /** From model.json. */
-  static fromFile(m: ModelFile = json as ModelFile): AspectModel {
-    // Plain loops: the callback forms of Uint8Array.from and Float32Array.from took a second at start-up.
-    const binary = atob(m.weights);
-    const bytes = new Uint8Array(binary.length);
-    for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
-    const ints = new Int16Array(bytes.buffer, 0, bytes.length / 2);
-    const weights = new Float32Array(ints.length);
-    for (let i = 0; i < ints.length; i++) weights[i] = ints[i]! * m.scale;
-    return new AspectModel(m.method, m.thresholds, m.backed, m.labels, m.features.split('\n'), weights);
+  /** From model.json (the shipped one when `m` is not given). */
+  static fromFile(m?: ModelFile): AspectModel {
+    if (m !== undefined) {
+      const { features, weights } = decode(m);
+      return new AspectModel(m.method, m.thresholds, m.backed, m.labels, features, weights);
+    }
+    const file = json as ModelFile;
+    if (shipped === undefined) {
+      shipped = decode(file);
+      // The module holds the parsed file for the life of the process; its base64 weights and its
+      // feature list (about 15 MiB of heap) are read only here, so they are let go once decoded.
+      const held = json as Partial<ModelFile>;
+      delete held.weights;
+      delete held.features;
+    }
+    return new AspectModel(file.method, file.thresholds, file.backed, file.labels, shipped.features, shipped.weights);
   }
 
   /** The file form of this model: 16-bit weights scaled to the largest. */
