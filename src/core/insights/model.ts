@@ -278,7 +278,7 @@ export class AspectModel {
     if (shipped === undefined) {
       shipped = decode(file);
       // The module holds the parsed file for the life of the process; its base64 weights and its
-      // feature list (about 15 MiB of heap) are read only here, so they are let go once decoded.
+      // feature list (about 6 MiB of heap in the built service) are read only here, so they are let go once decoded.
       const held = json as Partial<ModelFile>;
       delete held.weights;
       delete held.features;
