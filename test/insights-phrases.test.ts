@@ -247,6 +247,14 @@ describe('phrases people read', () => {
     assert.equal(readablePhrase('kept it', tokenize('They kept it within budget.')), 'kept it within budget');
   });
 
+  it('an object "it" before "and" or "or" ends its phrase rather than taking the start of the next', () => {
+    assert.equal(readablePhrase('fixed it', tokenize('He fixed it and showed me the old part.')), 'fixed it');
+    assert.equal(readablePhrase('worth it', tokenize('Pricey, but worth it and a bit slow.')), 'worth it');
+    assert.equal(readablePhrase('fixed it', tokenize('Either they fixed it or they did not.')), 'fixed it');
+    // Before anything else the phrase still runs on to its next content word.
+    assert.equal(readablePhrase('fixed it', tokenize('They fixed it the same day.')), 'fixed it the same day');
+  });
+
   it('topics are noun phrases or whole verb phrases, and never merge opposite senses', () => {
     const reviews = [
       // "came back" in opposite senses: the tech returned to fix it, and the fault returned.

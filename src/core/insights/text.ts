@@ -61,6 +61,7 @@ export const FUNCTION_WORDS = new Set(
  * "beyond", "under": they also end phrases as adverbs ("above and beyond", "went under").
  */
 const NO_END = new Set([...FUNCTION_WORDS, ...'while until during within between against toward towards upon via beneath'.split(' ')]);
+const COORDINATING = new Set(['and', 'or']);
 const DETERMINERS = new Set(['a', 'an', 'the', 'this', 'that', 'my', 'our', 'your', 'his', 'her', 'their', 'its']);
 /** Word endings of English adjectives ("real", "whole", "entire", "new", "old" ...), enough to tell "the real problem" from "the leak". */
 const ADJECTIVE = /(?:al|ous|ful|ive|ic|ible|able|less|est|ent|ant|ary|ire|ole|new|old|big|bad|same|other|main|actual|first|last|exact|right|wrong)$/;
@@ -104,12 +105,15 @@ export function readablePhrase(phrase: string, tokens: readonly string[], stops?
     }
     let extended = 0;
     const last = stops === undefined ? tokens.length : nextStop(stops, end);
-    while (NO_END.has(tokens[end - 1]!) && extended < MAX_EXTEND && end < last) {
+    // An object "it" before "and" or "or" ends its phrase ("fixed it and showed me", "worth it and a bit slow"):
+    // carried on, the phrase would take the start of the next one.
+    const closed = () => tokens[end - 1] === 'it' && COORDINATING.has(tokens[end] ?? '');
+    while (NO_END.has(tokens[end - 1]!) && extended < MAX_EXTEND && end < last && !closed()) {
       end++;
       extended++;
     }
     // A phrase that runs to the end of the sentence is whole even on a function word ("did not seem to know what to do").
-    if (NO_END.has(tokens[end - 1]!) && end < tokens.length) return null;
+    if (NO_END.has(tokens[end - 1]!) && end < tokens.length && !closed()) return null;
     // "found the real" stops inside the noun phrase: an adjective after the determiner takes its noun.
     if (extended > 0 && DETERMINERS.has(tokens[end - 2]!) && end < last && !FUNCTION_WORDS.has(tokens[end]!) && ADJECTIVE.test(tokens[end - 1]!)) end++;
     return tokens.slice(first, end).join(' ');
