@@ -66,14 +66,16 @@ for (const f of folds) {
     console.log(`${f.name}: thresholds ${CORPUS_ASPECTS.map((a, k) => `${a} ${thresholds[k]}`).join(', ')}`);
     model = model.withThresholds(thresholds);
   }
-  for (const [b, r] of results) r[f.name] = score(scorer(model.withThresholds(model.thresholds, b)), f.test, true).figures;
-  // The last fold's model is the one trained on every writer; the extra files are not folds.
-  if (f === folds.at(-1))
-    for (const e of extra)
-      for (const b of backed) {
-        const s = score(scorer(model.withThresholds(model.thresholds, b)), e.rows, true);
-        console.log(`backed ${b}, ${e.name}: ${JSON.stringify(s.figures)}; against the stars ${s.againstStars.right}/${s.againstStars.of}`);
-      }
+  for (const [b, r] of results) {
+    const analyser = scorer(model.withThresholds(model.thresholds, b));
+    r[f.name] = score(analyser, f.test, true).figures;
+    // The last fold's model is the one trained on every writer; the extra files are not folds.
+    if (f !== folds.at(-1)) continue;
+    for (const e of extra) {
+      const s = score(analyser, e.rows, true);
+      console.log(`backed ${b}, ${e.name}: ${JSON.stringify(s.figures)}; against the stars ${s.againstStars.right}/${s.againstStars.of}`);
+    }
+  }
 }
 const keys = ['aspect_f1', 'polarity_accuracy', 'review_polarity'] as const;
 for (const [b, r] of results) {
