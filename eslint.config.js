@@ -17,6 +17,11 @@ export default tseslint.config(
     languageOptions: { globals: globals.node, sourceType: 'commonjs' },
   },
   {
+    // Node scripts in plain JavaScript (a bench half that runs without tsx).
+    files: ['bench/**/*.js'],
+    languageOptions: { globals: globals.node },
+  },
+  {
     // Browser scripts served to visitors.
     files: ['public/**/*.js'],
     languageOptions: { globals: globals.browser, sourceType: 'script' },

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { appendFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -8,6 +8,7 @@ import { DEMO_BUSINESS } from '../../src/core/demo/business.js';
 import { demoReviews } from '../../src/core/demo/reviews.js';
 import { deterministicUlid } from '../../src/core/ids.js';
 import { sortNewestFirst } from '../../src/core/reviews.js';
+import { seededRandom } from '../../src/core/seeded-random.js';
 import type { Review } from '../../src/core/schema/review.js';
 
 /**
@@ -22,6 +23,38 @@ export function benchReviews(n: number): Review[] {
       const a = base[i % base.length]!;
       const b = base[(i * 7 + 3) % base.length]!;
       return { ...a, id: deterministicUlid(`bench-${i}`, a.date), text: a.text && b.text ? `${a.text} ${b.text.split('. ').slice(-2).join('. ')} Invoice ${invoice(i)}.` : a.text };
+    }),
+  );
+}
+
+/**
+ * N reviews of one to five sentences drawn (seeded) from the 41,000 labelled sentences in eval/
+ * written by 41 people, each review's from sentences written for its star rating: the variety
+ * of real text, where benchReviews recombines the 320 demo texts (169 distinct aspect
+ * judgements in 20,000 of its reviews), so what memos and shared values save is not flattered.
+ */
+export function sentenceReviews(n: number): Review[] {
+  const dir = fileURLToPath(new URL('../../eval/', import.meta.url));
+  const byStars = new Map<number, string[]>();
+  for (const f of readdirSync(dir).filter((f) => f.endsWith('.tsv')).sort()) {
+    for (const line of readFileSync(join(dir, f), 'utf8').split('\n').slice(1)) {
+      const [text, stars] = line.split('\t');
+      const rating = Number(stars);
+      if (!text || !(rating >= 1 && rating <= 5)) continue;
+      const list = byStars.get(rating) ?? [];
+      list.push(text);
+      byStars.set(rating, list);
+    }
+  }
+  const random = seededRandom(20261128);
+  const pick = <T>(xs: readonly T[]): T => xs[Math.floor(random() * xs.length)]!;
+  const base = demoReviews(320);
+  return sortNewestFirst(
+    Array.from({ length: n }, (_, i) => {
+      const a = base[i % base.length]!;
+      const rating = pick([1, 1, 2, 3, 4, 5, 5, 5, 5, 5]);
+      const text = Array.from({ length: 1 + Math.floor(random() * 5) }, () => pick(byStars.get(rating)!)).join(' ');
+      return { ...a, id: deterministicUlid(`sentences-${i}`, a.date), rating, text };
     }),
   );
 }
