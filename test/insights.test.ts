@@ -5,7 +5,7 @@ import { request } from 'node:http';
 import { after, before, describe, it } from 'node:test';
 import { AspectAnalyser, type Polarity } from '../src/core/insights/analyser.js';
 import { buildInsights } from '../src/core/insights/build.js';
-import { AnalysisCache } from '../src/core/insights/per-review.js';
+import { AnalysisCache, ReviewAnalyser } from '../src/core/insights/per-review.js';
 import { AspectModel } from '../src/core/insights/model.js';
 import clusters from '../src/core/insights/clusters.json' with { type: 'json' };
 import { InsightsSchema, type Insights } from '../src/core/schema/insights.js';
@@ -278,5 +278,46 @@ describe('the shipped model', () => {
     const again = new AspectAnalyser([], AspectModel.fromFile()).text(text, 4);
     assert.ok(first.some((s) => s.aspects.length > 0), 'the sentence judges an aspect');
     assert.deepEqual(again, first);
+  });
+
+  it('writes back the file it was read from: word pairs held by their words, weights kept at 16 bits', () => {
+    const file = JSON.parse(readFileSync(new URL('../src/core/insights/model.json', import.meta.url), 'utf8')) as ReturnType<AspectModel['toFile']>;
+    const model = AspectModel.fromFile();
+    const again = model.toFile(file.trained_on);
+    assert.equal(again.features, file.features, 'every feature, in its row order');
+    assert.equal(again.weights, file.weights);
+    assert.equal(again.scale, file.scale);
+    const features = file.features.split('\n');
+    const width = model.labels.length + 3 + 3 * (model.labels.length + 1);
+    // A pair, a lexicon pattern with a space (not a pair) and a single word find their own rows.
+    for (const f of ['showed up', 'P:on time', 'bias']) assert.equal(model.row(f), features.indexOf(f) * width, f);
+    assert.equal(model.row('showed nothing-like-this'), -1);
+    assert.equal(model.row('no-such-feature'), -1);
+  });
+});
+
+describe('kept analyses', () => {
+  it('share one frozen object per distinct judgement and one frozen empty array for what a review does not name', () => {
+    const analyser = new ReviewAnalyser(BUSINESS);
+    const text = 'They showed up on time and the price was fair.';
+    const [a, b] = [1, 2].map((i) => analyser.analyse({ ...REVIEWS[0]!, id: `r${i}`, rating: 5, text }).per);
+    assert.ok(a!.aspects.length >= 2, 'the text judges two aspects');
+    a!.aspects.forEach((j, i) => {
+      assert.equal(j, b!.aspects[i], 'the same judgement is one object');
+      assert.ok(Object.isFrozen(j) && Object.isFrozen(j.phrases));
+    });
+    assert.deepEqual(a!.technicians, []);
+    assert.equal(a!.technicians, b!.services, 'one empty array');
+    assert.throws(() => a!.technicians.push('Zed'), TypeError);
+    assert.throws(() => {
+      a!.aspects[0]!.polarity = 'negative';
+    }, TypeError);
+    // A different judgement of the same aspect is another object, and an analysis at other stars is not changed by the sharing.
+    const low = analyser.analyse({ ...REVIEWS[0]!, id: 'r3', rating: 1, text: 'They showed up two hours late.' }).per;
+    assert.notEqual(low.aspects[0], a!.aspects.find((j) => j.aspect === low.aspects[0]!.aspect));
+    assert.deepEqual(
+      analyser.analyse({ ...REVIEWS[0]!, id: 'r4', rating: 5, text }).per,
+      new ReviewAnalyser(BUSINESS).analyse({ ...REVIEWS[0]!, id: 'r4', rating: 5, text }).per,
+    );
   });
 });

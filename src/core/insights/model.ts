@@ -133,20 +133,67 @@ function verdict3(pos: number, neg: number, neu: number, places = 3): { polarity
   return { polarity, score: score === 0 ? 0 : score };
 }
 
-/** A model file's feature names and weights (16-bit in the file, scaled back). */
-function decode(m: ModelFile): { features: string[]; weights: Float32Array } {
-  // Plain loops: the callback forms of Uint8Array.from and Float32Array.from took a second at start-up.
+/**
+ * A model's features and weights, shared by every model made from them (withThresholds, and
+ * every AspectModel.fromFile() of the shipped file): single features by name, word pairs by
+ * their two words (one string per word, not per pair: 53k of the shipped model's 63k features
+ * are pairs), and the weights as stored, each worth `Math.fround(weight * scale)`: the file's
+ * 16-bit integers (half the bytes of 32-bit floats) or training's floats (scale 1).
+ */
+interface Index {
+  /** Single feature -> row number. */
+  rows: Map<string, number>;
+  /** Word pair -> its row's offset in `weights`, by first and second word. */
+  pairRows: Map<string, Map<string, number>>;
+  count: number;
+  weights: Float32Array | Int16Array;
+  scale: number;
+}
+
+/** A word pair is "a b"; lexicon patterns ("P:on time") are not pairs. */
+function pairAt(f: string): number {
+  const space = f.indexOf(' ');
+  return space < 1 || f.indexOf(' ', space + 1) >= 0 || f.startsWith('P:') ? -1 : space;
+}
+
+function indexOf(features: readonly string[], weights: Float32Array | Int16Array, scale: number, width: number): Index {
+  const rows = new Map<string, number>();
+  const pairRows = new Map<string, Map<string, number>>();
+  const words = new Map<string, string>();
+  const one = (w: string) => {
+    const known = words.get(w);
+    if (known !== undefined) return known;
+    words.set(w, w);
+    return w;
+  };
+  features.forEach((f, i) => {
+    const space = pairAt(f);
+    if (space < 0) {
+      rows.set(f, i);
+      return;
+    }
+    const first = one(f.slice(0, space));
+    let seconds = pairRows.get(first);
+    if (!seconds) pairRows.set(first, (seconds = new Map()));
+    seconds.set(one(f.slice(space + 1)), i * width);
+  });
+  return { rows, pairRows, count: features.length, weights, scale };
+}
+
+/** Width of a row: detection (A), review (3), polarity (3 + 3A). */
+const widthOf = (labels: number) => labels + 3 + 3 * (labels + 1);
+
+/** A model file's features and weights (16-bit in the file, kept so). */
+function decode(m: ModelFile): Index {
+  // A plain loop: the callback form of Uint8Array.from took a second at start-up.
   const binary = atob(m.weights);
   const bytes = new Uint8Array(binary.length);
   for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
-  const ints = new Int16Array(bytes.buffer, 0, bytes.length / 2);
-  const weights = new Float32Array(ints.length);
-  for (let i = 0; i < ints.length; i++) weights[i] = ints[i]! * m.scale;
-  return { features: m.features.split('\n'), weights };
+  return indexOf(m.features.split('\n'), new Int16Array(bytes.buffer, 0, bytes.length / 2), m.scale, widthOf(m.labels.length));
 }
 
-/** The shipped model.json decoded, once (AspectModel.fromFile()); every model made from it shares these, which no model writes to. */
-let shipped: { features: string[]; weights: Float32Array } | undefined;
+/** The shipped model.json decoded, once (AspectModel.fromFile()); every model made from it shares it, which no model writes to. */
+let shipped: Index | undefined;
 
 /** How model.json was made (its method line), without building the model from it. */
 export const MODEL_METHOD = (json as ModelFile).method;
@@ -183,11 +230,12 @@ export class AspectModel {
   /** Per label, the lexicon's features for judging it ("R:pricing:positive", "R:pricing:negative"). */
   private readonly readings: readonly (readonly [string, string])[];
   readonly labels: readonly string[];
-  /** feature -> row in `weights`; a row is detection (A), review (3), polarity (3 + 3A). Little-endian 16-bit rows in the file. */
-  private readonly rows = new Map<string, number>();
-  private readonly weights: Float32Array;
-  /** The word pairs' rows, by first and second word. */
-  private readonly pairRows = new Map<string, Map<string, number>>();
+  /** Features -> rows of `weights` (Index); a row is detection (A), review (3), polarity (3 + 3A). Little-endian 16-bit rows in the file. */
+  private readonly index: Index;
+  private readonly rows: Map<string, number>;
+  private readonly weights: Float32Array | Int16Array;
+  private readonly scale: number;
+  private readonly pairRows: Map<string, Map<string, number>>;
   private pairStrings: Pairs | undefined;
   private readonly width: number;
   private readonly P: number;
@@ -215,7 +263,7 @@ export class AspectModel {
   private readonly sentenceRows = new Rows();
   private readonly z: Float64Array;
 
-  private constructor(method: string, thresholds: readonly number[], backed: number, labels: readonly string[], features: readonly string[], weights: Float32Array) {
+  private constructor(method: string, thresholds: readonly number[], backed: number, labels: readonly string[], index: Index) {
     this.method = method;
     this.thresholds = thresholds;
     this.backed = backed;
@@ -227,18 +275,12 @@ export class AspectModel {
     const A = labels.length;
     this.R = A;
     this.P = A + 3;
-    this.width = this.P + 3 * (A + 1);
-    features.forEach((f, i) => this.rows.set(f, i));
-    this.weights = weights;
-    features.forEach((f, i) => {
-      const space = f.indexOf(' ');
-      // Word pairs are "a b"; lexicon patterns ("P:on time") are not pairs.
-      if (space < 1 || f.indexOf(' ', space + 1) >= 0 || f.startsWith('P:')) return;
-      const first = f.slice(0, space);
-      let seconds = this.pairRows.get(first);
-      if (!seconds) this.pairRows.set(first, (seconds = new Map()));
-      seconds.set(f.slice(space + 1), i * this.width);
-    });
+    this.width = widthOf(A);
+    this.index = index;
+    this.rows = index.rows;
+    this.pairRows = index.pairRows;
+    this.weights = index.weights;
+    this.scale = index.scale;
     this.bias = this.row('bias');
     this.cueRows = Int32Array.from(CUES, ([, f]) => this.row(f));
     this.contrastRow = this.row('~contrast');
@@ -251,7 +293,7 @@ export class AspectModel {
 
   /** The same weights with other thresholds (cross-validation chooses them). */
   withThresholds(thresholds: readonly number[], backed = this.backed): AspectModel {
-    return new AspectModel(this.method, thresholds, backed, this.labels, [...this.rows.keys()], this.weights);
+    return new AspectModel(this.method, thresholds, backed, this.labels, this.index);
   }
 
   /** From the trained parts (training, before the file is written). */
@@ -260,20 +302,17 @@ export class AspectModel {
     const index = new Map<string, number>();
     for (const part of [m.detect, m.polarity, m.review]) for (const f of Object.keys(part.weights)) if (!index.has(f)) index.set(f, features.push(f) - 1);
     const A = m.detect.labels.length;
-    const width = A + 3 + 3 * (A + 1);
+    const width = widthOf(A);
     const weights = new Float32Array(features.length * width);
     for (const [part, at] of [[m.detect, 0], [m.review, A], [m.polarity, A + 3]] as const) {
       for (const [f, w] of Object.entries(part.weights)) weights.set(w, index.get(f)! * width + at);
     }
-    return new AspectModel(m.method, m.thresholds, m.backed, m.detect.labels, features, weights);
+    return new AspectModel(m.method, m.thresholds, m.backed, m.detect.labels, indexOf(features, weights, 1, width));
   }
 
   /** From model.json (the shipped one when `m` is not given). */
   static fromFile(m?: ModelFile): AspectModel {
-    if (m !== undefined) {
-      const { features, weights } = decode(m);
-      return new AspectModel(m.method, m.thresholds, m.backed, m.labels, features, weights);
-    }
+    if (m !== undefined) return new AspectModel(m.method, m.thresholds, m.backed, m.labels, decode(m));
     const file = json as ModelFile;
     if (shipped === undefined) {
       shipped = decode(file);
@@ -283,15 +322,18 @@ export class AspectModel {
       delete held.weights;
       delete held.features;
     }
-    return new AspectModel(file.method, file.thresholds, file.backed, file.labels, shipped.features, shipped.weights);
+    return new AspectModel(file.method, file.thresholds, file.backed, file.labels, shipped);
   }
 
   /** The file form of this model: 16-bit weights scaled to the largest. */
   toFile(trainedOn: ModelFile['trained_on']): ModelFile {
-    const features = [...this.rows.keys()];
-    const max = this.weights.reduce((m, w) => Math.max(m, Math.abs(w)), 0) || 1;
+    const features: string[] = new Array<string>(this.index.count);
+    for (const [f, i] of this.rows) features[i] = f;
+    for (const [first, seconds] of this.pairRows) for (const [second, at] of seconds) features[at / this.width] = `${first} ${second}`;
+    const weights = Float32Array.from(this.weights, (w) => Math.fround(w * this.scale));
+    const max = weights.reduce((m, w) => Math.max(m, Math.abs(w)), 0) || 1;
     const scale = max / 32767;
-    const ints = Int16Array.from(this.weights, (w) => Math.round(w / scale));
+    const ints = Int16Array.from(weights, (w) => Math.round(w / scale));
     let binary = '';
     const bytes = new Uint8Array(ints.buffer);
     for (let i = 0; i < bytes.length; i++) binary += String.fromCharCode(bytes[i]!);
@@ -309,7 +351,9 @@ export class AspectModel {
   /** A feature's row (its offset in the weights), or -1 when the model has no weight for it. */
   row(feature: string): number {
     const row = this.rows.get(feature);
-    return row === undefined ? NONE : row * this.width;
+    if (row !== undefined) return row * this.width;
+    const space = pairAt(feature);
+    return space < 0 ? NONE : (this.pairRows.get(feature.slice(0, space))?.get(feature.slice(space + 1)) ?? NONE);
   }
 
   /** The sentence's rows, emptied: valid until the next call. */
@@ -375,10 +419,12 @@ export class AspectModel {
     }
     const at = this.used++ * width;
     this.sums.fill(0, at, at + width);
+    const W = this.weights;
+    const sc = this.scale;
     for (const f of features) {
       const row = this.row(f);
       if (row < 0) continue;
-      for (let j = 0; j < width; j++) this.sums[at + j]! += this.weights[row + j]!;
+      for (let j = 0; j < width; j++) this.sums[at + j]! += Math.fround(W[row + j]! * sc);
     }
     return at;
   }
@@ -388,13 +434,14 @@ export class AspectModel {
     z.fill(0);
     const S = this.sums;
     const W = this.weights;
+    const sc = this.scale;
     for (let r = 0; r < rows.nWords; r++) {
       const at = rows.words[r]! + from;
       for (let j = 0; j < n; j++) z[j]! += S[at + j]!;
     }
     for (let r = 0; r < rows.nFeatures; r++) {
       const at = rows.features[r]! + from;
-      for (let j = 0; j < n; j++) z[j]! += W[at + j]!;
+      for (let j = 0; j < n; j++) z[j]! += Math.fround(W[at + j]! * sc);
     }
     return z;
   }
@@ -421,6 +468,7 @@ export class AspectModel {
     const own = P + 3 * (k + 1);
     const S = this.sums;
     const W = this.weights;
+    const sc = this.scale;
     let pos = 0, neg = 0, neu = 0;
     for (let r = 0; r < rows.nWords; r++) {
       const at = rows.words[r]!;
@@ -431,9 +479,9 @@ export class AspectModel {
     for (let r = 0; r <= rows.nFeatures; r++) {
       const at = r < rows.nFeatures ? rows.features[r]! : stars;
       if (at < 0) continue;
-      pos += W[at + P]! + W[at + own]!;
-      neg += W[at + P + 1]! + W[at + own + 1]!;
-      neu += W[at + P + 2]! + W[at + own + 2]!;
+      pos += Math.fround(W[at + P]! * sc) + Math.fround(W[at + own]! * sc);
+      neg += Math.fround(W[at + P + 1]! * sc) + Math.fround(W[at + own + 1]! * sc);
+      neu += Math.fround(W[at + P + 2]! * sc) + Math.fround(W[at + own + 2]! * sc);
     }
     return verdict3(pos, neg, neu, 6);
   }
@@ -477,7 +525,7 @@ export class AspectModel {
   reviewStart(stars: number): Float64Array {
     const z = new Float64Array(3);
     const row = this.starsRows[stars] ?? this.row(`stars:${stars}`);
-    if (row >= 0) for (let i = 0; i < 3; i++) z[i] = this.weights[row + this.R + i]!;
+    if (row >= 0) for (let i = 0; i < 3; i++) z[i] = Math.fround(this.weights[row + this.R + i]! * this.scale);
     return z;
   }
 

@@ -49,6 +49,13 @@ export interface ReviewAnalysis {
 }
 
 const EMPTY: readonly never[] = Object.freeze([]);
+/** EMPTY where the schema's type is a mutable array: kept analyses are only read (frozen, so a write would throw, not spread). */
+const NONE = EMPTY as never[];
+
+/** A per-review aspect judgement (PerReview's). */
+type Judgement = PerReview['aspects'][number];
+/** Distinct judgements shared by kept analyses (hitOf): emptied when full, so it stays bounded whatever the reviews say. */
+const JUDGEMENTS_MAX = 20_000;
 
 /** The judging phrases an analysis holds for an entity key. */
 export function entityPhrasesOf(a: ReviewAnalysis, key: string): readonly string[] {
@@ -112,6 +119,9 @@ function withinMarks(s: SentenceAnalysis, runs: readonly (readonly string[])[]):
 
 const hasSpace = (p: string) => p.includes(' ');
 
+/** The shared empty array for an empty one: most reviews name no technician, service or problem. */
+const orNone = (xs: string[]): string[] => (xs.length ? xs : NONE);
+
 function sameStrings(a: readonly string[], b: readonly string[]): boolean {
   if (a.length !== b.length) return false;
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
@@ -130,6 +140,11 @@ export class ReviewAnalyser {
   private readonly topicSkip: (w: string) => boolean;
   /** One string per distinct phrase, key and topic phrase in kept analyses: reviews repeat them endlessly. */
   private readonly strings = new Map<string, string>();
+  /**
+   * One frozen object per distinct judgement (aspect, polarity, phrases) in kept analyses: most
+   * carry no phrase or one common one ("on time"), and there are four per review (18 MiB at 100k).
+   */
+  private readonly judgements = new Map<string, Judgement>();
 
   constructor(
     readonly business: Business,
@@ -147,6 +162,16 @@ export class ReviewAnalyser {
     if (known !== undefined) return known;
     this.strings.set(s, s);
     return s;
+  }
+
+  private judgement(aspect: string, polarity: Polarity, phrases: readonly string[]): Judgement {
+    const key = `${aspect}\n${polarity}\n${phrases.join('\n')}`;
+    const known = this.judgements.get(key);
+    if (known !== undefined) return known;
+    if (this.judgements.size >= JUDGEMENTS_MAX) this.judgements.clear();
+    const made = Object.freeze({ aspect, polarity, phrases: phrases.length ? (Object.freeze(phrases.map((p) => this.intern(p))) as string[]) : NONE });
+    this.judgements.set(key, made);
+    return made;
   }
 
   /**
@@ -191,10 +216,10 @@ export class ReviewAnalyser {
       sentiment: overall ? overall.polarity : polarityOf(score),
       score,
       basis: overall ? 'text' : 'rating',
-      aspects: [...byAspect].map(([aspect, e]) => ({ aspect, polarity: e.polarity, phrases: [...new Set(e.phrases)].map((p) => this.intern(p)) })),
-      technicians: text ? this.matchers.technicians.filter((t) => t.re.test(text)).map((t) => t.name) : [],
-      services: text ? this.matchers.services.filter((s) => s.re.test(text)).map((s) => s.id) : [],
-      problems: text ? this.matchers.problems.filter((p) => p.re.test(text)).map((p) => p.id) : [],
+      aspects: byAspect.size ? [...byAspect].map(([aspect, e]) => this.judgement(aspect, e.polarity, [...new Set(e.phrases)])) : NONE,
+      technicians: orNone(text ? this.matchers.technicians.filter((t) => t.re.test(text)).map((t) => t.name) : NONE),
+      services: orNone(text ? this.matchers.services.filter((s) => s.re.test(text)).map((s) => s.id) : NONE),
+      problems: orNone(text ? this.matchers.problems.filter((p) => p.re.test(text)).map((p) => p.id) : NONE),
     };
     const entityPhrases: [string, string[]][] = [];
     const named: [string, RegExp][] = [
