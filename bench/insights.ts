@@ -6,7 +6,7 @@
  * after both passes (forced collections), with the analyses kept and the document held: the JS
  * heap and the typed arrays' buffers outside it (the model's weights).
  * The passes run in a child process on the built JavaScript, as `npm start` runs it
- * (bench/lib/insights-pass.js); `--root=DIR` measures another built checkout the same way.
+ * (bench/lib/insights-pass.js); `--root=DIR` measures another checkout's `dist/` the same way (build it first).
  * The reviews are benchReviews (the demo texts recombined, as every bench's), or with
  * `--sentences` sentenceReviews (the labelled sentences of eval/, far more varied).
  * Usage: npm run bench:insights [-- 100000] [--root=DIR] [--sentences]

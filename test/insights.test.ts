@@ -306,6 +306,7 @@ describe('kept analyses', () => {
       assert.equal(j, b!.aspects[i], 'the same judgement is one object');
       assert.ok(Object.isFrozen(j) && Object.isFrozen(j.phrases));
     });
+    assert.ok(Object.isFrozen(a) && Object.isFrozen(a!.aspects), 'the analysis and its non-empty arrays are frozen too');
     assert.deepEqual(a!.technicians, []);
     assert.equal(a!.technicians, b!.services, 'one empty array');
     assert.throws(() => a!.technicians.push('Zed'), TypeError);

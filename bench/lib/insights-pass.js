@@ -39,7 +39,7 @@ const changed = reviews.map((r, i) => (i % 100 === 0 ? { ...r, text: `${r.text ?
 const missesBefore = cache.misses;
 const [, incMs, incCpu] = time(() => buildInsights(business, changed, '2026-11-22T00:00:01Z', cache));
 const heapAfter = process.memoryUsage().heapUsed;
-// What stays live (the kept analyses and the document, both read below, and the model): two forced collections first.
+// What stays live (the reviews, the kept analyses, the document read below, and the model): two forced collections first.
 const gc = /** @type {{ gc?: () => void }} */ (globalThis).gc;
 if (!gc) throw new Error('run with node --expose-gc');
 gc();

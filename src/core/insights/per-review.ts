@@ -49,12 +49,16 @@ export interface ReviewAnalysis {
 }
 
 const EMPTY: readonly never[] = Object.freeze([]);
-/** EMPTY where the schema's type is a mutable array: kept analyses are only read (frozen, so a write would throw, not spread). */
+/**
+ * EMPTY where the schema's type is a mutable array. Kept analyses are only read: `per` and its
+ * arrays are frozen whether empty or not, so a write throws on every review (in tests too), never
+ * only on the rare one whose arrays are the shared empty one.
+ */
 const NONE = EMPTY as never[];
 
 /** A per-review aspect judgement (PerReview's). */
 type Judgement = PerReview['aspects'][number];
-/** Distinct judgements shared by kept analyses (hitOf): emptied when full, so it stays bounded whatever the reviews say. */
+/** Distinct judgements shared by one analyser's analyses (judgement()): emptied when full, so it stays bounded whatever the reviews say. */
 const JUDGEMENTS_MAX = 20_000;
 
 /** The judging phrases an analysis holds for an entity key. */
@@ -119,8 +123,8 @@ function withinMarks(s: SentenceAnalysis, runs: readonly (readonly string[])[]):
 
 const hasSpace = (p: string) => p.includes(' ');
 
-/** The shared empty array for an empty one: most reviews name no technician, service or problem. */
-const orNone = (xs: string[]): string[] => (xs.length ? xs : NONE);
+/** The array frozen, or the shared empty one: most reviews name no technician, service or problem. */
+const orNone = <T>(xs: T[]): T[] => (xs.length ? (Object.freeze(xs) as T[]) : NONE);
 
 function sameStrings(a: readonly string[], b: readonly string[]): boolean {
   if (a.length !== b.length) return false;
@@ -212,15 +216,15 @@ export class ReviewAnalyser {
     // The whole text and the stars together, as a reader weighs them; stars alone when there are no words.
     const overall = read && read.sentences.length > 0 ? read.overall : null;
     const score = overall ? overall.score : (r.rating - 3) / 2;
-    const per: PerReview = {
+    const per: PerReview = Object.freeze({
       sentiment: overall ? overall.polarity : polarityOf(score),
       score,
       basis: overall ? 'text' : 'rating',
-      aspects: byAspect.size ? [...byAspect].map(([aspect, e]) => this.judgement(aspect, e.polarity, [...new Set(e.phrases)])) : NONE,
+      aspects: orNone([...byAspect].map(([aspect, e]) => this.judgement(aspect, e.polarity, [...new Set(e.phrases)]))),
       technicians: orNone(text ? this.matchers.technicians.filter((t) => t.re.test(text)).map((t) => t.name) : NONE),
       services: orNone(text ? this.matchers.services.filter((s) => s.re.test(text)).map((s) => s.id) : NONE),
       problems: orNone(text ? this.matchers.problems.filter((p) => p.re.test(text)).map((p) => p.id) : NONE),
-    };
+    });
     const entityPhrases: [string, string[]][] = [];
     const named: [string, RegExp][] = [
       ...this.matchers.technicians.filter((t) => per.technicians.includes(t.name)).map((t): [string, RegExp] => [`t:${t.name}`, t.re]),
