@@ -309,9 +309,9 @@ describe('kept analyses', () => {
     assert.ok(Object.isFrozen(a) && Object.isFrozen(a!.aspects), 'the analysis and its non-empty arrays are frozen too');
     assert.deepEqual(a!.technicians, []);
     assert.equal(a!.technicians, b!.services, 'one empty array');
-    assert.throws(() => a!.technicians.push('Zed'), TypeError);
+    assert.throws(() => (a!.technicians as string[]).push('Zed'), TypeError);
     assert.throws(() => {
-      a!.aspects[0]!.polarity = 'negative';
+      (a!.aspects[0] as { polarity: string }).polarity = 'negative';
     }, TypeError);
     // A different judgement of the same aspect is another object, and an analysis at other stars is not changed by the sharing.
     const low = analyser.analyse({ ...REVIEWS[0]!, id: 'r3', rating: 1, text: 'They showed up two hours late.' }).per;

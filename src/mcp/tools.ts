@@ -42,6 +42,9 @@ export interface ToolDef {
   run(args: never, snap: Snapshot, baseUrl: string): unknown;
 }
 
+/** A result as a tool may give it: only serialised, so values kept read-only (a review's kept analysis) are fine. */
+type DeepReadonly<T> = T extends (infer U)[] ? readonly DeepReadonly<U>[] : T extends object ? { readonly [K in keyof T]: DeepReadonly<T[K]> } : T;
+
 /** Keeps each tool's argument and result types tied to its schemas. */
 function tool<I extends z.ZodObject, O extends z.ZodObject>(def: {
   name: string;
@@ -49,7 +52,7 @@ function tool<I extends z.ZodObject, O extends z.ZodObject>(def: {
   description: string;
   input: I;
   output: O;
-  run(args: z.output<I>, snap: Snapshot, baseUrl: string): z.input<O> | ToolFailure;
+  run(args: z.output<I>, snap: Snapshot, baseUrl: string): DeepReadonly<z.input<O>> | ToolFailure;
 }): ToolDef {
   return def as unknown as ToolDef;
 }

@@ -49,12 +49,6 @@ export interface ReviewAnalysis {
 }
 
 const EMPTY: readonly never[] = Object.freeze([]);
-/**
- * EMPTY where the schema's type is a mutable array. Kept analyses are only read: `per` and its
- * arrays are frozen whether empty or not, so a write throws on every review (in tests too), never
- * only on the rare one whose arrays are the shared empty one.
- */
-const NONE = EMPTY as never[];
 
 /** A per-review aspect judgement (PerReview's). */
 type Judgement = PerReview['aspects'][number];
@@ -123,8 +117,11 @@ function withinMarks(s: SentenceAnalysis, runs: readonly (readonly string[])[]):
 
 const hasSpace = (p: string) => p.includes(' ');
 
-/** The array frozen, or the shared empty one: most reviews name no technician, service or problem. */
-const orNone = <T>(xs: T[]): T[] => (xs.length ? (Object.freeze(xs) as T[]) : NONE);
+/**
+ * The array frozen, or the shared empty one: most reviews name no technician, service or
+ * problem. Kept analyses are read-only (PerReview's type), and frozen so a write throws, not spreads.
+ */
+const orNone = <T>(xs: T[]): readonly T[] => (xs.length ? Object.freeze(xs) : EMPTY);
 
 function sameStrings(a: readonly string[], b: readonly string[]): boolean {
   if (a.length !== b.length) return false;
@@ -173,7 +170,7 @@ export class ReviewAnalyser {
     const known = this.judgements.get(key);
     if (known !== undefined) return known;
     if (this.judgements.size >= JUDGEMENTS_MAX) this.judgements.clear();
-    const made = Object.freeze({ aspect, polarity, phrases: phrases.length ? (Object.freeze(phrases.map((p) => this.intern(p))) as string[]) : NONE });
+    const made = Object.freeze({ aspect, polarity, phrases: orNone(phrases.map((p) => this.intern(p))) });
     this.judgements.set(key, made);
     return made;
   }
@@ -221,9 +218,9 @@ export class ReviewAnalyser {
       score,
       basis: overall ? 'text' : 'rating',
       aspects: orNone([...byAspect].map(([aspect, e]) => this.judgement(aspect, e.polarity, [...new Set(e.phrases)]))),
-      technicians: orNone(text ? this.matchers.technicians.filter((t) => t.re.test(text)).map((t) => t.name) : NONE),
-      services: orNone(text ? this.matchers.services.filter((s) => s.re.test(text)).map((s) => s.id) : NONE),
-      problems: orNone(text ? this.matchers.problems.filter((p) => p.re.test(text)).map((p) => p.id) : NONE),
+      technicians: text ? orNone(this.matchers.technicians.filter((t) => t.re.test(text)).map((t) => t.name)) : EMPTY,
+      services: text ? orNone(this.matchers.services.filter((s) => s.re.test(text)).map((s) => s.id)) : EMPTY,
+      problems: text ? orNone(this.matchers.problems.filter((p) => p.re.test(text)).map((p) => p.id)) : EMPTY,
     });
     const entityPhrases: [string, string[]][] = [];
     const named: [string, RegExp][] = [

@@ -97,7 +97,13 @@ export const PerReviewSchema = z
     problems: z.array(z.string()).describe('Problem ids it mentions'),
   })
   .meta({ id: 'PerReviewAnalysis', description: 'The analysis of one review' });
-export type PerReview = z.infer<typeof PerReviewSchema>;
+/** One review's analysis as the analyser makes and keeps it: frozen, so read-only all the way down. */
+export type PerReview = Readonly<Omit<z.infer<typeof PerReviewSchema>, 'aspects' | 'technicians' | 'services' | 'problems'>> & {
+  readonly aspects: readonly Readonly<{ aspect: string; polarity: z.infer<typeof Polarity>; phrases: readonly string[] }>[];
+  readonly technicians: readonly string[];
+  readonly services: readonly string[];
+  readonly problems: readonly string[];
+};
 
 export const AspectEvidenceSchema = z
   .object({
@@ -155,6 +161,6 @@ export const InsightsSchema = z
     pull_quote: PullQuoteSchema.nullable().describe('A sentence quoted verbatim from a review; null when no review has one to quote'),
   })
   .meta({ id: 'Insights', description: 'Aspect-based sentiment insights over all reviews, as served at /insights.json' });
-export type Insights = z.infer<typeof InsightsSchema>;
+export type Insights = Omit<z.infer<typeof InsightsSchema>, 'per_review'> & { per_review: Record<string, PerReview> };
 /** The insights document without per_review: what readers use whole (each review's analysis is looked up alone). */
 export type InsightsOverview = Omit<Insights, 'per_review'>;
