@@ -255,6 +255,22 @@ describe('phrases people read', () => {
     assert.equal(readablePhrase('fixed it', tokenize('They fixed it the same day.')), 'fixed it the same day');
   });
 
+  it('a general word is quoted with a mention only from its own part of the clause, never across "and the", "and they"', () => {
+    // Gaps are not filled across an "and" that starts another phrase; an "and" joining two words still joins them.
+    assert.equal(readablePhrase('quick price', tokenize('They were quick and the price was fair.')), null);
+    assert.equal(readablePhrase('rate refused', tokenize('It renewed at a higher rate and they refused to refund it.')), null);
+    assert.equal(readablePhrase('great price', tokenize('Great service and price.')), 'great service and price');
+    const quick = review('They fixed it quickly and the price was fair.', 5);
+    const scheduling = review('Scheduling was quick and the price was fair, but the fix only lasted a month.', 2);
+    const advice = review('I got good advice and a bad attitude from the same person.', 2);
+    const doc = build([quick, scheduling, advice, ...demoReviews(20)]);
+    const phrasesOf = (r: Review, aspect: string) => doc.per_review[r.id]!.aspects.find((a) => a.aspect === aspect)?.phrases;
+    // Before analyser 2.6.3: "quickly and the price was fair", "quick and the price was fair", "good advice and a bad attitude".
+    assert.deepEqual(phrasesOf(quick, 'pricing'), ['price was fair']);
+    assert.deepEqual(phrasesOf(scheduling, 'pricing'), ['price was fair']);
+    assert.deepEqual(phrasesOf(advice, 'professionalism'), ['bad attitude']);
+  });
+
   it('topics are noun phrases or whole verb phrases, and never merge opposite senses', () => {
     const reviews = [
       // "came back" in opposite senses: the tech returned to fix it, and the fault returned.

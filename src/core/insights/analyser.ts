@@ -5,7 +5,7 @@ import { AspectModel, Rows, type Clause, type Reading } from './model.js';
 export { MODEL_METHOD } from './model.js';
 import { BUILTIN_ASPECTS, CONDUCT_ASPECT, STAFF_ASPECT, type AspectDef } from './taxonomy.js';
 import { featuresOf, type Pairs } from './features.js';
-import { readablePhrase, splitClauses, splitSentences, tokenizeMarked } from './text.js';
+import { readablePhrase, splitClauses, splitSentences, startsAnother, tokenizeMarked } from './text.js';
 
 export type Polarity = 'positive' | 'neutral' | 'negative';
 
@@ -37,6 +37,8 @@ interface Item {
   negated: boolean;
   /** The run of words between marks it stands in. */
   run: number;
+  /** Its part of the clause between "and the", "and they" ... (startsAnother): for what it is quoted with. */
+  part: number;
 }
 
 /** The lexicon's reading of a sentence: its clauses', and for the whole, the score and per aspect its score and phrases. */
@@ -191,6 +193,7 @@ export class AspectAnalyser {
   /** Scratch for one clause's reading (per token: inside a match; which run between marks), reused rather than made per clause. */
   private inMatch = new Uint8Array(64);
   private runs = new Uint16Array(64);
+  private parts = new Uint16Array(64);
 
   private clause(clause: string): ClauseResult {
     const { tokens, breaks } = tokenizeMarked(clause);
@@ -198,8 +201,9 @@ export class AspectAnalyser {
     if (this.inMatch.length < tokens.length) {
       this.inMatch = new Uint8Array(2 * tokens.length);
       this.runs = new Uint16Array(2 * tokens.length);
+      this.parts = new Uint16Array(2 * tokens.length);
     }
-    const { inMatch, runs } = this;
+    const { inMatch, runs, parts } = this;
     inMatch.fill(0, 0, tokens.length);
     for (const m of matches) inMatch.fill(1, m.start, m.end);
     const items: Item[] = [];
@@ -208,11 +212,16 @@ export class AspectAnalyser {
     const runsOf = new Map<string, Set<number>>();
     runs[0] = 0;
     for (let i = 1; i < tokens.length; i++) runs[i] = runs[i - 1]! + breaks[i]!;
+    parts[0] = 0;
+    for (let i = 1; i < tokens.length; i++) parts[i] = parts[i - 1]! + (startsAnother(tokens, i - 1) ? 1 : 0);
+    /** Per aspect, the part of the clause its first mention stands in. */
+    const partOf = new Map<string, number>();
     for (const m of matches) {
       const phrase = tokens.slice(m.start, m.end).join(' ');
       const run = runs[m.start]!;
       if (m.pattern.aspect) {
         const list = mentioned.get(m.pattern.aspect) ?? [];
+        if (list.length === 0) partOf.set(m.pattern.aspect, parts[m.start]!);
         list.push(phrase);
         mentioned.set(m.pattern.aspect, list);
         const at = runsOf.get(m.pattern.aspect) ?? new Set<number>();
@@ -240,7 +249,7 @@ export class AspectAnalyser {
           break;
         }
       }
-      items.push({ value, aspect: m.pattern.aspect, phrase: negated ? `not ${phrase}` : phrase, negated, run });
+      items.push({ value, aspect: m.pattern.aspect, phrase: negated ? `not ${phrase}` : phrase, negated, run, part: parts[m.start]! });
     }
     // "The office staff were rude": conduct words describe the staff named, not the technician.
     if (mentioned.has(STAFF_ASPECT)) {
@@ -260,8 +269,11 @@ export class AspectAnalyser {
       const basis = own.length > 0 ? own : general.filter((g) => at.has(g.run) || !named.has(g.run));
       const score = basis.reduce((s, i) => s + i.value, 0);
       const mixed = basis.some((i) => i.value > 0) && basis.some((i) => i.value < 0);
-      // Judged by general words: quote them with the mention, in text order ("great job").
-      const phrases = own.length ? own.map((i) => i.phrase) : basis.length ? [[...basis.map((g) => g.phrase), mentions[0]!].sort((a, b) => clause.toLowerCase().indexOf(a) - clause.toLowerCase().indexOf(b)).join(' ')] : mentions;
+      // Judged by general words: quote them with the mention, in text order ("great job"); those in the
+      // mention's part of the clause when there are any ("quick and the price was fair" quotes "price was fair").
+      const near = basis.filter((g) => g.part === partOf.get(aspect));
+      const quoted = near.length ? near : basis;
+      const phrases = own.length ? own.map((i) => i.phrase) : quoted.length ? [[...quoted.map((g) => g.phrase), mentions[0]!].sort((a, b) => clause.toLowerCase().indexOf(a) - clause.toLowerCase().indexOf(b)).join(' ')] : mentions;
       aspects.set(aspect, { score, polar: basis.length > 0, mixed, phrases });
     }
     // A bare mention ("the bill") next to judged aspects is context, not a finding.

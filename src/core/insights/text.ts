@@ -62,6 +62,13 @@ export const FUNCTION_WORDS = new Set(
  */
 const NO_END = new Set([...FUNCTION_WORDS, ...'while until during within between against toward towards upon via beneath'.split(' ')]);
 const COORDINATING = new Set(['and', 'or']);
+/** Words that start another clause or noun phrase after "and" / "or" ("quick and the price", "rate and they refused"). */
+const STARTS_ANOTHER = new Set(['a', 'an', 'the', 'this', 'that', 'my', 'our', 'your', 'his', 'her', 'their', 'its', 'i', 'we', 'they', 'he', 'she', 'you', 'it']);
+
+/** Whether token `k` is an "and" / "or" that starts another clause or noun phrase, not one joining two words ("service and price"). */
+export function startsAnother(tokens: readonly string[], k: number): boolean {
+  return COORDINATING.has(tokens[k]!) && STARTS_ANOTHER.has(tokens[k + 1] ?? '');
+}
 const DETERMINERS = new Set(['a', 'an', 'the', 'this', 'that', 'my', 'our', 'your', 'his', 'her', 'their', 'its']);
 /** Word endings of English adjectives ("real", "whole", "entire", "new", "old" ...), enough to tell "the real problem" from "the leak". */
 const ADJECTIVE = /(?:al|ous|ful|ive|ic|ible|able|less|est|ent|ant|ary|ire|ole|new|old|big|bad|same|other|main|actual|first|last|exact|right|wrong)$/;
@@ -86,7 +93,8 @@ export function readablePhrase(phrase: string, tokens: readonly string[], stops?
     let ok = true;
     for (const w of words.slice(1)) {
       let j = end;
-      while (j < tokens.length && j - end <= MAX_GAP && tokens[j] !== w) j++;
+      // Nor across "and the", "and they" ...: the words after it are another phrase's ("quick and the price").
+      while (j < tokens.length && j - end <= MAX_GAP && tokens[j] !== w && !startsAnother(tokens, j)) j++;
       if (j >= tokens.length || tokens[j] !== w || j - end > MAX_GAP) {
         ok = false;
         break;
