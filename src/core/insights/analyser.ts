@@ -37,8 +37,8 @@ interface Item {
   negated: boolean;
   /** The run of words between marks it stands in. */
   run: number;
-  /** Its part of the clause between "and the", "and they" ... (startsAnother): for what it is quoted with. */
-  part: number;
+  /** Its first token in the clause. */
+  start: number;
 }
 
 /** The lexicon's reading of a sentence: its clauses', and for the whole, the score and per aspect its score and phrases. */
@@ -155,6 +155,12 @@ let trained: AspectModel | undefined;
 /** The trained model, built from model.json when first needed: a restart that loads its revision's insights never analyses. */
 const trainedModel = (): AspectModel => (trained ??= AspectModel.fromFile());
 
+/** Whether no "and" / "or" starting another phrase (startsAnother) stands between tokens `a` and `b`. */
+function samePart(tokens: readonly string[], a: number, b: number): boolean {
+  for (let k = Math.min(a, b); k < Math.max(a, b); k++) if (startsAnother(tokens, k)) return false;
+  return true;
+}
+
 /**
  * Sentence-level aspect-based sentiment. The built-in aspects come from the trained model
  * (model.ts); operator-added aspects, and the phrases quoted for every aspect, from phrase
@@ -193,7 +199,6 @@ export class AspectAnalyser {
   /** Scratch for one clause's reading (per token: inside a match; which run between marks), reused rather than made per clause. */
   private inMatch = new Uint8Array(64);
   private runs = new Uint16Array(64);
-  private parts = new Uint16Array(64);
 
   private clause(clause: string): ClauseResult {
     const { tokens, breaks } = tokenizeMarked(clause);
@@ -201,9 +206,8 @@ export class AspectAnalyser {
     if (this.inMatch.length < tokens.length) {
       this.inMatch = new Uint8Array(2 * tokens.length);
       this.runs = new Uint16Array(2 * tokens.length);
-      this.parts = new Uint16Array(2 * tokens.length);
     }
-    const { inMatch, runs, parts } = this;
+    const { inMatch, runs } = this;
     inMatch.fill(0, 0, tokens.length);
     for (const m of matches) inMatch.fill(1, m.start, m.end);
     const items: Item[] = [];
@@ -212,16 +216,14 @@ export class AspectAnalyser {
     const runsOf = new Map<string, Set<number>>();
     runs[0] = 0;
     for (let i = 1; i < tokens.length; i++) runs[i] = runs[i - 1]! + breaks[i]!;
-    parts[0] = 0;
-    for (let i = 1; i < tokens.length; i++) parts[i] = parts[i - 1]! + (startsAnother(tokens, i - 1) ? 1 : 0);
-    /** Per aspect, the part of the clause its first mention stands in. */
-    const partOf = new Map<string, number>();
+    /** Per aspect, where its first mention starts. */
+    const firstAt = new Map<string, number>();
     for (const m of matches) {
       const phrase = tokens.slice(m.start, m.end).join(' ');
       const run = runs[m.start]!;
       if (m.pattern.aspect) {
         const list = mentioned.get(m.pattern.aspect) ?? [];
-        if (list.length === 0) partOf.set(m.pattern.aspect, parts[m.start]!);
+        if (list.length === 0) firstAt.set(m.pattern.aspect, m.start);
         list.push(phrase);
         mentioned.set(m.pattern.aspect, list);
         const at = runsOf.get(m.pattern.aspect) ?? new Set<number>();
@@ -249,7 +251,7 @@ export class AspectAnalyser {
           break;
         }
       }
-      items.push({ value, aspect: m.pattern.aspect, phrase: negated ? `not ${phrase}` : phrase, negated, run, part: parts[m.start]! });
+      items.push({ value, aspect: m.pattern.aspect, phrase: negated ? `not ${phrase}` : phrase, negated, run, start: m.start });
     }
     // "The office staff were rude": conduct words describe the staff named, not the technician.
     if (mentioned.has(STAFF_ASPECT)) {
@@ -269,9 +271,9 @@ export class AspectAnalyser {
       const basis = own.length > 0 ? own : general.filter((g) => at.has(g.run) || !named.has(g.run));
       const score = basis.reduce((s, i) => s + i.value, 0);
       const mixed = basis.some((i) => i.value > 0) && basis.some((i) => i.value < 0);
-      // Judged by general words: quote them with the mention, in text order ("great job"); those in the
-      // mention's part of the clause when there are any ("quick and the price was fair" quotes "price was fair").
-      const near = basis.filter((g) => g.part === partOf.get(aspect));
+      // Judged by general words: quote them with the mention, in text order ("great job"); those with no
+      // "and the", "and they" ... between them and the mention when there are any ("quick and the price was fair" quotes "price was fair").
+      const near = own.length ? [] : basis.filter((g) => samePart(tokens, g.start, firstAt.get(aspect)!));
       const quoted = near.length ? near : basis;
       const phrases = own.length ? own.map((i) => i.phrase) : quoted.length ? [[...quoted.map((g) => g.phrase), mentions[0]!].sort((a, b) => clause.toLowerCase().indexOf(a) - clause.toLowerCase().indexOf(b)).join(' ')] : mentions;
       aspects.set(aspect, { score, polar: basis.length > 0, mixed, phrases });

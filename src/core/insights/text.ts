@@ -62,14 +62,15 @@ export const FUNCTION_WORDS = new Set(
  */
 const NO_END = new Set([...FUNCTION_WORDS, ...'while until during within between against toward towards upon via beneath'.split(' ')]);
 const COORDINATING = new Set(['and', 'or']);
+const DETERMINERS = new Set(['a', 'an', 'the', 'this', 'that', 'my', 'our', 'your', 'his', 'her', 'their', 'its']);
 /** Words that start another clause or noun phrase after "and" / "or" ("quick and the price", "rate and they refused"). */
-const STARTS_ANOTHER = new Set(['a', 'an', 'the', 'this', 'that', 'my', 'our', 'your', 'his', 'her', 'their', 'its', 'i', 'we', 'they', 'he', 'she', 'you', 'it']);
+const STARTS_ANOTHER = new Set([...DETERMINERS, 'i', 'we', 'they', 'he', 'she', 'you', 'it']);
 
 /** Whether token `k` is an "and" / "or" that starts another clause or noun phrase, not one joining two words ("service and price"). */
 export function startsAnother(tokens: readonly string[], k: number): boolean {
   return COORDINATING.has(tokens[k]!) && STARTS_ANOTHER.has(tokens[k + 1] ?? '');
 }
-const DETERMINERS = new Set(['a', 'an', 'the', 'this', 'that', 'my', 'our', 'your', 'his', 'her', 'their', 'its']);
+
 /** Word endings of English adjectives ("real", "whole", "entire", "new", "old" ...), enough to tell "the real problem" from "the leak". */
 const ADJECTIVE = /(?:al|ous|ful|ive|ic|ible|able|less|est|ent|ant|ary|ire|ole|new|old|big|bad|same|other|main|actual|first|last|exact|right|wrong)$/;
 const AUXILIARY = new Set(['did', 'does', 'do', 'was', 'is', 'were', 'are', 'would', 'could', 'will', 'has', 'have', 'had', 'can']);
