@@ -321,4 +321,24 @@ describe('kept analyses', () => {
       new ReviewAnalyser(BUSINESS).analyse({ ...REVIEWS[0]!, id: 'r4', rating: 5, text }).per,
     );
   });
+
+  it('hold what they share within a budget in bytes, whatever the reviews say, and read the same', () => {
+    const budget = { strings: 4096, judgements: 4096 };
+    const small = new ReviewAnalyser(BUSINESS, undefined, budget);
+    const free = new ReviewAnalyser(BUSINESS, undefined, { strings: Infinity, judgements: Infinity });
+    let most = { stringBytes: 0, judgementBytes: 0 };
+    // A made-up word per number ("zoa", "zob" ...): each review names its own parts and crew (topics) and what was ignored (a phrase).
+    const word = (i: number) => `zo${i.toString(26).replace(/./g, (d) => String.fromCharCode(97 + parseInt(d, 26)))}`;
+    for (let i = 0; i < 300; i++) {
+      const text = `The ${word(i)} valve was installed by the ${word(i + 1000)} crew. He ignored my ${word(i + 2000)} and never called back, and the price was way too high.`;
+      const review = { ...REVIEWS[0]!, id: `b${i}`, rating: 1 + (i % 5), text };
+      assert.deepEqual(small.analyse(review).per, free.analyse(review).per, review.text);
+      const held = small.shared;
+      most = { stringBytes: Math.max(most.stringBytes, held.stringBytes), judgementBytes: Math.max(most.judgementBytes, held.judgementBytes) };
+    }
+    assert.ok(most.stringBytes <= budget.strings && most.judgementBytes <= budget.judgements, JSON.stringify(most));
+    // Without the budget the same reviews hold more than it: the bound is what kept them in.
+    assert.ok(free.shared.stringBytes > budget.strings, JSON.stringify(free.shared));
+    assert.ok(free.shared.judgementBytes > budget.judgements, JSON.stringify(free.shared));
+  });
 });

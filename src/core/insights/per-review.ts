@@ -52,8 +52,15 @@ const EMPTY: readonly never[] = Object.freeze([]);
 
 /** A per-review aspect judgement (PerReview's). */
 type Judgement = PerReview['aspects'][number];
-/** Distinct judgements shared by one analyser's analyses (judgement()): emptied when full, so it stays bounded whatever the reviews say. */
-const JUDGEMENTS_MAX = 20_000;
+/**
+ * What one analyser holds for sharing (intern(), judgement()), in bytes as estimated by
+ * sharedBytes: each map is emptied when over its budget, so it stays bounded whatever the reviews
+ * say (a revision's analyser lives as long as its snapshot, and MCP get_review analyses through it).
+ * 100,000 varied reviews (bench:insights --sentences) hold about 2.0 MiB of strings and 1.4 MiB of judgements.
+ */
+export const SHARING_BYTES = { strings: 4 * 2 ** 20, judgements: 8 * 2 ** 20 };
+/** A string's bytes held by a map entry: two a character (V8 keeps some as one) and the entry's and header's overhead. */
+const sharedBytes = (s: string) => 2 * s.length + 64;
 
 /** The judging phrases an analysis holds for an entity key. */
 export function entityPhrasesOf(a: ReviewAnalysis, key: string): readonly string[] {
@@ -146,10 +153,14 @@ export class ReviewAnalyser {
    * carry no phrase or one common one ("on time"), and there are four per review (18 MiB at 100k).
    */
   private readonly judgements = new Map<string, Judgement>();
+  /** Estimated bytes of `strings` and `judgements` (SHARING_BYTES bounds them). */
+  private stringBytes = 0;
+  private judgementBytes = 0;
 
   constructor(
     readonly business: Business,
     model?: AspectModel,
+    private readonly budget = SHARING_BYTES,
   ) {
     this.analyser = new AspectAnalyser(business.custom_aspects ?? [], model);
     this.matchers = entityMatchers(business);
@@ -161,7 +172,13 @@ export class ReviewAnalyser {
   private intern(s: string): string {
     const known = this.strings.get(s);
     if (known !== undefined) return known;
+    const bytes = sharedBytes(s);
+    if (this.stringBytes + bytes > this.budget.strings) {
+      this.strings.clear();
+      this.stringBytes = 0;
+    }
     this.strings.set(s, s);
+    this.stringBytes += bytes;
     return s;
   }
 
@@ -169,10 +186,21 @@ export class ReviewAnalyser {
     const key = `${aspect}\n${polarity}\n${phrases.join('\n')}`;
     const known = this.judgements.get(key);
     if (known !== undefined) return known;
-    if (this.judgements.size >= JUDGEMENTS_MAX) this.judgements.clear();
+    // The key and the frozen object with its array (its phrases are counted in `strings`).
+    const bytes = sharedBytes(key) + 64 + 8 * phrases.length;
+    if (this.judgementBytes + bytes > this.budget.judgements) {
+      this.judgements.clear();
+      this.judgementBytes = 0;
+    }
     const made = Object.freeze({ aspect, polarity, phrases: orNone(phrases.map((p) => this.intern(p))) });
     this.judgements.set(key, made);
+    this.judgementBytes += bytes;
     return made;
+  }
+
+  /** What is held for sharing: entries and estimated bytes of the strings and the judgements. */
+  get shared(): { strings: number; stringBytes: number; judgements: number; judgementBytes: number } {
+    return { strings: this.strings.size, stringBytes: this.stringBytes, judgements: this.judgements.size, judgementBytes: this.judgementBytes };
   }
 
   /**
