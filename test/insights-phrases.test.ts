@@ -7,7 +7,7 @@ import { buildInsights } from '../src/core/insights/build.js';
 import { countIsHigher, shareIsHigher } from '../src/core/insights/figures.js';
 import { AspectModel } from '../src/core/insights/model.js';
 import { ReviewAnalyser } from '../src/core/insights/per-review.js';
-import { readablePhrase, tokenize } from '../src/core/insights/text.js';
+import { readablePhrase, tokenize, tokenizeMarked } from '../src/core/insights/text.js';
 import { DEMO_BUSINESS } from '../src/core/demo/business.js';
 import { demoReviews } from '../src/core/demo/reviews.js';
 import type { Insights } from '../src/core/schema/insights.js';
@@ -230,7 +230,7 @@ describe('phrases people read', () => {
 
   it('a phrase is carried on to its next word only within its clause (the contrast word between clauses is not in the tokens)', () => {
     const tokens = ['they', 'fixed', 'it', 'the', 'roof', 'leaks'];
-    assert.equal(readablePhrase('fixed it', tokens), 'fixed it the roof');
+    assert.equal(readablePhrase('fixed it', tokens), 'fixed it the roof leaks');
     const stops = Uint8Array.of(0, 0, 0, 1, 0, 0);
     assert.equal(readablePhrase('fixed it', tokens, stops), null);
     assert.equal(readablePhrase('fixed', tokens, stops), 'fixed');
@@ -245,6 +245,28 @@ describe('phrases people read', () => {
     assert.equal(readablePhrase('fixed it', tokenize('He fixed it while he was there.')), null);
     assert.equal(readablePhrase('fixed it', tokenize('He fixed it during the storm.')), 'fixed it during the storm');
     assert.equal(readablePhrase('kept it', tokenize('They kept it within budget.')), 'kept it within budget');
+  });
+
+  it('a phrase stopped inside a noun phrase takes the words up to its noun, and no further', () => {
+    const phrase = (p: string, sentence: string) => {
+      const { tokens, breaks } = tokenizeMarked(sentence);
+      return readablePhrase(p, tokens, undefined, 0, breaks);
+    };
+    // After a determiner and a modifier: to the noun, through noun modifiers, two words at most.
+    assert.equal(phrase('found the', 'He found the cracked heat exchanger that two others missed.'), 'found the cracked heat exchanger');
+    assert.equal(phrase('found the', 'She found the bad heating element in minutes.'), 'found the bad heating element');
+    assert.equal(phrase('not a cheap', 'Not a cheap fix by any means.'), 'not a cheap fix');
+    assert.equal(phrase('no hot', 'Still no hot water, three days on.'), 'no hot water');
+    assert.equal(phrase('lower than', 'It was lower than the other two quotes we had.'), 'lower than the other two quotes');
+    // A noun already there is not carried on into what follows it: a preposition, an adverb, a participle, a number, a verb in -ing.
+    assert.equal(phrase('found the', 'She found the leak behind the wall.'), 'found the leak');
+    assert.equal(phrase('found the', 'He found the problem right away.'), 'found the problem');
+    assert.equal(phrase('found the', 'He found the coin jammed in the pump.'), 'found the coin');
+    assert.equal(phrase('call his', 'He had to call his supervisor twice.'), 'call his supervisor');
+    assert.equal(phrase('call his', 'He had to call his supervisor three times.'), 'call his supervisor');
+    assert.equal(phrase('left a mess', 'They left a mess doing it.'), 'left a mess');
+    // Nor across a mark the writer put there.
+    assert.equal(phrase('no hot', 'Still no hot, muddy water.'), 'no hot');
   });
 
   it('an object "it" before "and" or "or" ends its phrase rather than taking the start of the next', () => {

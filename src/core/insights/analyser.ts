@@ -135,7 +135,7 @@ function lexiconFeatures(out: string[], patterns: readonly string[], aspects: Re
 function readable(phrases: readonly string[], r: Lexical, at: number): string[] {
   const out: string[] = [];
   for (const p of phrases) {
-    const q = readablePhrase(p, r.tokens, r.starts, at);
+    const q = readablePhrase(p, r.tokens, r.starts, at, r.breaks);
     if (q !== null) out.push(q);
   }
   return out;

@@ -71,20 +71,37 @@ export function startsAnother(tokens: readonly string[], k: number): boolean {
   return COORDINATING.has(tokens[k]!) && STARTS_ANOTHER.has(tokens[k + 1] ?? '');
 }
 
-/** Word endings of English adjectives ("real", "whole", "entire", "new", "old" ...), enough to tell "the real problem" from "the leak". */
-const ADJECTIVE = /(?:al|ous|ful|ive|ic|ible|able|less|est|ent|ant|ary|ire|ole|new|old|big|bad|same|other|main|actual|first|last|exact|right|wrong)$/;
+/** Words that open a noun phrase: a phrase ending on one and one word after it stops inside it ("found the hidden", "no hot"). */
+const NOUN_OPENERS = new Set([...DETERMINERS, 'no', 'any', 'every', 'some']);
+/** Words that count or order ("the other two", "the last three guys"): a number may follow them inside the phrase. */
+const QUANTIFIERS = /^(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|other|next|last|first|few|several)$/;
+/**
+ * Words that do not carry a noun phrase on to its noun: those that cannot end a phrase; prepositions,
+ * particles, adverbs and pronouns that follow a noun ("found the leak behind", "not a ripoff either",
+ * "no show thursday"); contractions ("the work isn't"); participles and adverbs in -ed and -ly ("found
+ * the coin jammed"); and numbers but after a word that counts ("his supervisor three times").
+ */
+const ENDS_NOUN_PHRASE = new Set(
+  `in on after before because since behind until though although unless once like near over under above below through across around without per except despite considering including either yet too also even still already pretty really quite rather only ever always again anymore twice out up down off away back here there anywhere everywhere somewhere nowhere right fast straight early late later soon instead anyway maybe perhaps almost nearly overall now today tonight tomorrow yesterday left tho lol btw imo smh cant dont wont didnt doesnt isnt wasnt werent arent couldnt wouldnt shouldnt aint im ive itself himself herself themselves myself ourselves yourself yourselves nobody everyone everybody anyone anybody someone somebody nothing everything anything something all both each much many more most less least enough such same else monday tuesday wednesday thursday friday saturday sunday`.split(' '),
+);
+const NOT_IN_NOUN_PHRASE = /(?:ed|ly)$|'(?!s$)|^\$/;
+const NOUNS_IN_LY = new Set(['family', 'supply', 'assembly', 'belly']);
+const carriesNoun = (w: string | undefined, counted: boolean): boolean =>
+  w !== undefined && !NO_END.has(w) && !ENDS_NOUN_PHRASE.has(w) && (counted || !QUANTIFIERS.test(w)) && (!NOT_IN_NOUN_PHRASE.test(w) || NOUNS_IN_LY.has(w));
 const AUXILIARY = new Set(['did', 'does', 'do', 'was', 'is', 'were', 'are', 'would', 'could', 'will', 'has', 'have', 'had', 'can']);
 const MAX_GAP = 3;
 const MAX_EXTEND = 3;
+const MAX_NOUN = 2;
 
 /**
  * A lexicon match as words people can read: the run of the sentence it covers (gaps filled in),
  * with its negation and auxiliary ("did not explain", not "not explain"), carried on past a
  * trailing function word to the next content word ("ignored my calls"). Null when no readable
  * phrase can be made. `stops`: 1 before a token no phrase (nor its negator) may run into (a clause's
- * start); `from`: the token the phrase's clause starts at (an earlier clause may hold the same words).
+ * start); `from`: the token the phrase's clause starts at (an earlier clause may hold the same words);
+ * `marks`: 1 before a token a mark stands before (tokenizeMarked's breaks).
  */
-export function readablePhrase(phrase: string, tokens: readonly string[], stops?: Uint8Array, from = 0): string | null {
+export function readablePhrase(phrase: string, tokens: readonly string[], stops?: Uint8Array, from = 0, marks?: Uint8Array): string | null {
   let words = phrase.split(' ');
   const negated = words[0] === 'not' && words.length > 1;
   if (negated) words = words.slice(1);
@@ -123,8 +140,17 @@ export function readablePhrase(phrase: string, tokens: readonly string[], stops?
     }
     // A phrase that runs to the end of the sentence is whole even on a function word ("did not seem to know what to do").
     if (NO_END.has(tokens[end - 1]!) && end < tokens.length && !closed()) return null;
-    // "found the real" stops inside the noun phrase: an adjective after the determiner takes its noun.
-    if (extended > 0 && DETERMINERS.has(tokens[end - 2]!) && end < last && !FUNCTION_WORDS.has(tokens[end]!) && ADJECTIVE.test(tokens[end - 1]!)) end++;
+    // "found the hidden" stops inside its noun phrase: a word after the determiner followed by more of
+    // the phrase is its modifier, and the phrase takes the words up to its noun ("found the hidden leak",
+    // "what a heat pump"; up to MAX_NOUN words, never across a mark).
+    if (NOUN_OPENERS.has(tokens[end - 2]!) && end - 2 >= first) {
+      const until = Math.min(last, end + MAX_NOUN);
+      while (end < until && !marks?.[end] && carriesNoun(tokens[end], QUANTIFIERS.test(tokens[end - 1]!))) {
+        // A word in -ing goes on only to a noun after it ("the bad heating element", not "a mess doing it").
+        if (tokens[end]!.endsWith('ing') && !(end + 1 < until && !marks?.[end + 1] && carriesNoun(tokens[end + 1], false))) break;
+        end++;
+      }
+    }
     return tokens.slice(first, end).join(' ');
   }
   return null;
