@@ -228,6 +228,25 @@ describe('phrases people read', () => {
     );
   });
 
+  it("a review's judgement of an aspect quotes only the sentences that agree with its verdict", () => {
+    // Reviews that praise an aspect in one sentence and fault it in another: the demo's ("explained" and
+    // "ignored my calls" for communication) and 2,000 generated ones.
+    const analyser = new ReviewAnalyser(DEMO_BUSINESS);
+    let mixed = 0;
+    for (const review of [...demoReviews(), ...benchReviews(2000)]) {
+      if (!review.text) continue;
+      const read = analyser.analyser.review(review.text, review.rating);
+      for (const j of analyser.analyse(review, read).per.aspects) {
+        const hits = read.sentences.flatMap((s) => s.aspects.filter((h) => h.aspect === j.aspect));
+        if (new Set(hits.map((h) => h.polarity)).size > 1) mixed++;
+        const agreeing = new Set(hits.filter((h) => h.polarity === j.polarity).flatMap((h) => h.phrases));
+        // Phrases are cut at marks after the analyser (withinMarks), so each quoted one lies inside an agreeing sentence's phrase.
+        for (const p of j.phrases) assert.ok([...agreeing].some((q) => q.includes(p)), `${review.id} ${j.aspect} (${j.polarity}) quotes "${p}" from a sentence that says otherwise: ${review.text}`);
+      }
+    }
+    assert.ok(mixed > 20, `reviews that judge one aspect both ways are tested (${mixed})`);
+  });
+
   it('a phrase is carried on to its next word only within its clause (the contrast word between clauses is not in the tokens)', () => {
     const tokens = ['they', 'fixed', 'it', 'the', 'roof', 'leaks'];
     assert.equal(readablePhrase('fixed it', tokens), 'fixed it the roof leaks');

@@ -225,16 +225,16 @@ export class ReviewAnalyser {
     // Each sentence's runs of words between marks, for its phrases and its topics.
     const runs = (read?.sentences ?? []).map((s) => wordRuns(s.text));
     const sentences = (read?.sentences ?? []).map((s, i) => withinMarks(s, runs[i]!));
-    const byAspect = new Map<string, { score: number; polarity: Polarity; phrases: string[] }>();
+    const byAspect = new Map<string, { score: number; polarity: Polarity; hits: AspectHit[] }>();
     for (const s of sentences) {
       for (const a of s.aspects) {
         const e = byAspect.get(a.aspect);
-        if (!e) byAspect.set(a.aspect, { score: a.score, polarity: a.polarity, phrases: [...a.phrases] });
+        if (!e) byAspect.set(a.aspect, { score: a.score, polarity: a.polarity, hits: [a] });
         else {
           // Sentences that agree keep their verdict; sentences that disagree are weighed.
           e.score += a.score;
           if (e.polarity !== a.polarity) e.polarity = polarityOf(e.score);
-          e.phrases.push(...a.phrases);
+          e.hits.push(a);
         }
       }
     }
@@ -245,7 +245,9 @@ export class ReviewAnalyser {
       sentiment: overall ? overall.polarity : polarityOf(score),
       score,
       basis: overall ? 'text' : 'rating',
-      aspects: orNone([...byAspect].map(([aspect, e]) => this.judgement(aspect, e.polarity, [...new Set(e.phrases)]))),
+      // The phrases of the sentences that agree with the review's verdict on the aspect: praise quoted
+      // for a complaint ("ignored my calls" as communication praise) would say the opposite of the verdict.
+      aspects: orNone([...byAspect].map(([aspect, e]) => this.judgement(aspect, e.polarity, [...new Set(e.hits.flatMap((h) => (h.polarity === e.polarity ? h.phrases : [])))]))),
       technicians: text ? orNone(this.matchers.technicians.filter((t) => t.re.test(text)).map((t) => t.name)) : EMPTY,
       services: text ? orNone(this.matchers.services.filter((s) => s.re.test(text)).map((s) => s.id)) : EMPTY,
       problems: text ? orNone(this.matchers.problems.filter((p) => p.re.test(text)).map((p) => p.id)) : EMPTY,
