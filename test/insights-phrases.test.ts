@@ -368,4 +368,26 @@ describe('the margins behind "best" and "most"', () => {
     assert.equal(countIsHigher(39, 36), false);
     assert.equal(countIsHigher(138, 93), true);
   });
+
+  it('aspects tied at the top are named together, never one of them as "most"', () => {
+    const reviews = (texts: [string, number][]): Review[] =>
+      texts.map(([text, rating], i) => ({ ...demoReviews()[0]!, id: `tie${i}`, date: `2026-0${1 + i}-15`, rating, text, owner_reply: null }));
+    const three: [string, number][] = [
+      ['The price was way too high.', 1],
+      ['He left a huge mess in the kitchen.', 1],
+      ['He showed up three hours late.', 1],
+      ['Very polite and professional.', 5],
+      ['They explained everything clearly.', 5],
+    ];
+    const tied = buildInsights(DEMO_BUSINESS, reviews(three), '2026-11-22T00:00:00Z');
+    const answer = (doc: Insights, id: string) => doc.faq.find((f) => f.id === id)!.answer;
+    assert.equal(answer(tied, 'most_complained'), 'No one aspect stands out: cleanliness, pricing and value, and punctuality are each criticised in 1 review.');
+    assert.equal(answer(tied, 'most_praised'), 'No one aspect stands out: communication and professionalism are each praised in 1 review.');
+    assert.match(tied.summary!, /No complaint stands out: cleanliness, pricing and value, and punctuality have 1 negative mention each\./);
+    assert.doesNotMatch(tied.summary!, /most common complaint/);
+    // One more complaint about the price makes it the most common; the two still level behind it are named together.
+    const ahead = buildInsights(DEMO_BUSINESS, reviews([...three, ['Way overpriced for a simple job.', 1]]), '2026-11-22T00:00:00Z');
+    assert.match(answer(ahead, 'most_complained'), /^Pricing and value: criticised in 2 reviews \(100% of those that mention it\)\. Cleanliness and punctuality are close behind \(1 review each\)\./);
+    assert.match(ahead.summary!, /The most common complaint is about pricing and value: 2 negative mentions, .*\. Cleanliness and punctuality are close behind \(1 negative mention each\)\./);
+  });
 });

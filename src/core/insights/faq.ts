@@ -75,9 +75,33 @@ function bestTechnician(f: Figures): Faq | null {
   };
 }
 
-/** " Quality of work is close behind (36 reviews)." when the runner-up's count is within chance of the first's (countIsHigher), so "most" is not read as a clear lead. */
-export function closeBehind(first: number, next: AspectEntry | undefined, count: number, unit = 'review'): string {
-  return next && count > 0 && !countIsHigher(first, count) ? ` ${next.label} is close behind (${count} ${unit}${count === 1 ? '' : 's'}).` : '';
+/** The first entries of a list sorted by `count` (most first) that share the first one's count: one, or several when they tie. */
+export function levelWithFirst<T>(sorted: readonly T[], count: (t: T) => number): T[] {
+  const top = sorted[0];
+  if (top === undefined) return [];
+  let n = 1;
+  while (n < sorted.length && count(sorted[n]!) === count(top)) n++;
+  return sorted.slice(0, n);
+}
+
+/** Names in a sentence: "a", "a and b", "a, b, and c" (the last comma, as labels hold "and": "pricing and value"); past four, "a, b, c, d, and 2 more". */
+export function listed(names: readonly string[]): string {
+  const shown = names.length > 4 ? [...names.slice(0, 4), `${names.length - 4} more`] : names;
+  if (shown.length < 3) return shown.join(' and ');
+  return `${shown.slice(0, -1).join(', ')}, and ${shown[shown.length - 1]}`;
+}
+
+/**
+ * " Quality of work is close behind (36 reviews)." when the runner-up's count is within chance of the
+ * first's (countIsHigher), so "most" is not read as a clear lead; runners-up tied with each other are
+ * named together. `rest`: the entries after the leaders, sorted by `count` (most first).
+ */
+export function closeBehind(first: number, rest: readonly AspectEntry[], count: (a: AspectEntry) => number, unit = 'review'): string {
+  const level = levelWithFirst(rest, count);
+  const n = level.length ? count(level[0]!) : 0;
+  if (n === 0 || countIsHigher(first, n)) return '';
+  const names = listed(level.map((a, i) => (i === 0 ? a.label : a.label.toLowerCase())));
+  return level.length > 1 ? ` ${names} are close behind (${n} ${unit}${n === 1 ? '' : 's'} each).` : ` ${names} is close behind (${n} ${unit}${n === 1 ? '' : 's'}).`;
 }
 
 /** Questions a prospective customer asks, each answered from the figures with the reviews behind them. Unanswerable ones are left out. */
@@ -96,23 +120,35 @@ export function faqFor(f: Figures): Faq[] {
   const byPraise = [...judged].sort((x, y) => y.positive_count - x.positive_count || (x.id < y.id ? -1 : 1));
   const praised = byPraise[0];
   if (praised && praised.positive_count > 0) {
+    const level = levelWithFirst(byPraise, (a) => a.positive_count);
+    const count = praised.positive_count;
     out.push({
       id: 'most_praised',
       question: 'What do customers like most?',
-      answer: `${praised.label}: praised in ${praised.positive_count} review${praised.positive_count === 1 ? '' : 's'} (${praised.positive_pct}% of those that mention it).${closeBehind(praised.positive_count, byPraise[1], byPraise[1]?.positive_count ?? 0)}`,
-      review_ids: aspectEvidence(f, praised.id).slice(0, 3),
+      // Aspects tied at the top are named together: naming one of them "most" would invent a lead.
+      answer: `${
+        level.length > 1
+          ? `No one aspect stands out: ${listed(level.map((a) => a.label.toLowerCase()))} are each praised in ${count} review${count === 1 ? '' : 's'}.`
+          : `${praised.label}: praised in ${count} review${count === 1 ? '' : 's'} (${praised.positive_pct}% of those that mention it).`
+      }${closeBehind(count, byPraise.slice(level.length), (a) => a.positive_count)}`,
+      review_ids: level.length > 1 ? level.flatMap((a) => f.aspectIndex.get(a.id)!.ids.positive.slice(0, 1)).slice(0, 5) : aspectEvidence(f, praised.id).slice(0, 3),
     });
   }
   const byComplaint = [...judged].sort((x, y) => y.negative_count - x.negative_count || (x.id < y.id ? -1 : 1));
   const complained = byComplaint[0];
   if (complained && complained.negative_count > 0) {
-    const ids = f.aspectIndex.get(complained.id)!.ids.negative.slice(0, 5);
-    const words = phrasesFor(f, complained.id, 'negative');
+    const level = levelWithFirst(byComplaint, (a) => a.negative_count);
+    const count = complained.negative_count;
+    const words = level.length > 1 ? [] : phrasesFor(f, complained.id, 'negative');
     out.push({
       id: 'most_complained',
       question: 'What do customers complain about most?',
-      answer: `${complained.label}: criticised in ${complained.negative_count} review${complained.negative_count === 1 ? '' : 's'} (${pct(complained.negative_count, complained.mention_count)}% of those that mention it).${closeBehind(complained.negative_count, byComplaint[1], byComplaint[1]?.negative_count ?? 0)}${words.length ? ` Typical words: ${words.map((p) => `"${p}"`).join(', ')}.` : ''}`,
-      review_ids: ids,
+      answer: `${
+        level.length > 1
+          ? `No one aspect stands out: ${listed(level.map((a) => a.label.toLowerCase()))} are each criticised in ${count} review${count === 1 ? '' : 's'}.`
+          : `${complained.label}: criticised in ${count} review${count === 1 ? '' : 's'} (${pct(count, complained.mention_count)}% of those that mention it).`
+      }${closeBehind(count, byComplaint.slice(level.length), (a) => a.negative_count)}${words.length ? ` Typical words: ${words.map((p) => `"${p}"`).join(', ')}.` : ''}`,
+      review_ids: level.length > 1 ? level.flatMap((a) => f.aspectIndex.get(a.id)!.ids.negative.slice(0, 1)).slice(0, 5) : f.aspectIndex.get(complained.id)!.ids.negative.slice(0, 5),
     });
   }
   const replied = f.all.filter((x) => x.review.owner_reply !== null);

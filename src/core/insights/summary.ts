@@ -1,7 +1,7 @@
 /** The insights summary and pull quote, templated from the figures. */
 import type { Insights } from '../schema/insights.js';
 import { countIsHigher, type Analysed, type Figures } from './figures.js';
-import { closeBehind, phrasesFor } from './faq.js';
+import { closeBehind, levelWithFirst, listed, phrasesFor } from './faq.js';
 
 /** Templated from the figures alone, good news and bad: nothing in it is invented. */
 export function summaryOf(f: Figures): string | null {
@@ -15,25 +15,38 @@ export function summaryOf(f: Figures): string | null {
   ];
   const praised = f.aspects.filter((a) => a.positive_count >= 3 && a.positive_pct >= 60).sort((x, y) => y.positive_count - x.positive_count || (x.id < y.id ? -1 : 1));
   if (praised.length) {
-    const named = praised.slice(0, 2).map((a) => `${a.label.toLowerCase()} (${a.positive_pct}% positive of ${a.mention_count} mentions)`);
-    // A third aspect praised about as often as the second is said, so "most often" names no false lead.
-    const third = praised[2];
-    const close = third && !countIsHigher(praised[1]!.positive_count, third.positive_count) ? `, with ${third.label.toLowerCase()} close behind (${third.positive_pct}% positive of ${third.mention_count} mentions)` : '';
-    parts.push(`Customers most often praise ${named.join(' and ')}${close}.`);
+    // The first two, and any praised as often as the second: "most often" names no false lead.
+    const named = [...praised.slice(0, 2), ...praised.slice(2).filter((a) => a.positive_count === praised[1]!.positive_count)];
+    const said = named.map((a) => `${a.label.toLowerCase()} (${a.positive_pct}% positive of ${a.mention_count} mentions)`);
+    // The next aspect, praised about as often as the last named, is said too.
+    const next = praised[named.length];
+    const close = next && !countIsHigher(named[named.length - 1]!.positive_count, next.positive_count) ? `, with ${next.label.toLowerCase()} close behind (${next.positive_pct}% positive of ${next.mention_count} mentions)` : '';
+    parts.push(`Customers most often praise ${listed(said)}${close}.`);
   }
   const complaints = [...f.aspects].filter((a) => a.negative_count >= 1).sort((x, y) => y.negative_count - x.negative_count || (x.id < y.id ? -1 : 1));
   const complaint = complaints[0];
   if (complaint) {
-    const said = phrasesFor(f, complaint.id, 'negative', 2);
-    const words = said.length ? `, in words like ${said.map((p) => `"${p}"`).join(' and ')}` : '';
-    parts.push(`The most common complaint is about ${complaint.label.toLowerCase()}: ${complaint.negative_count} negative mention${complaint.negative_count === 1 ? '' : 's'}${words}.${closeBehind(complaint.negative_count, complaints[1], complaints[1]?.negative_count ?? 0, 'negative mention')}`);
+    const level = levelWithFirst(complaints, (a) => a.negative_count);
+    const count = `${complaint.negative_count} negative mention${complaint.negative_count === 1 ? '' : 's'}`;
+    const behind = closeBehind(complaint.negative_count, complaints.slice(level.length), (a) => a.negative_count, 'negative mention');
+    if (level.length > 1) parts.push(`No complaint stands out: ${listed(level.map((a) => a.label.toLowerCase()))} have ${count} each.${behind}`);
+    else {
+      const said = phrasesFor(f, complaint.id, 'negative', 2);
+      const words = said.length ? `, in words like ${said.map((p) => `"${p}"`).join(' and ')}` : '';
+      parts.push(`The most common complaint is about ${complaint.label.toLowerCase()}: ${count}${words}.${behind}`);
+    }
   }
   const techs = f.technicians.filter((t) => t.mention_count >= 3);
   const tech = techs[0];
   if (tech) {
-    const next = techs[1];
+    const level = levelWithFirst(techs, (t) => t.mention_count);
+    const next = techs[level.length];
     const close = next && !countIsHigher(tech.mention_count, next.mention_count) ? `, with ${next.name} close behind (${next.mention_count} reviews, average ${next.average_rating})` : '';
-    parts.push(`${tech.name} is the technician named most often (${tech.mention_count} reviews, average ${tech.average_rating})${close}.`);
+    parts.push(
+      level.length > 1
+        ? `${listed(level.map((t) => `${t.name} (average ${t.average_rating})`))} are the technicians named most often, in ${tech.mention_count} reviews each${close}.`
+        : `${tech.name} is the technician named most often (${tech.mention_count} reviews, average ${tech.average_rating})${close}.`,
+    );
   }
   if (f.trend.direction !== 'insufficient_data') {
     parts.push(`Over the last 90 days the average rating is ${f.trend.recent_average_rating}, ${f.trend.direction === 'stable' ? 'about the same as' : f.trend.direction === 'improving' ? 'up from' : 'down from'} ${f.trend.previous_average_rating} in the 90 days before.`);
