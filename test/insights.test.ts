@@ -296,6 +296,32 @@ describe('the shipped model', () => {
   });
 });
 
+describe('aspect analyser: a sentence that only sets the scene', () => {
+  const analyser = new AspectAnalyser();
+  const found = (text: string, stars: number) => analyser.sentence(text, stars).aspects.map((a) => `${a.aspect}:${a.polarity}`);
+
+  it('judges nothing: what broke, or why they were called, is not a verdict on the service', () => {
+    for (const text of [
+      'We booked them after our AC stopped blowing cold air.',
+      'Called Northwind because the heat pump was making a grinding noise.',
+      'Second time using Northwind, this time because our old electrical panel needed replacing.',
+      'Our water heater died on a Sunday night.',
+      'My dishwasher was leaking all over the kitchen floor.',
+    ]) {
+      for (const stars of [1, 3, 5]) assert.deepEqual(found(text, stars), [], `${text} (${stars} stars)`);
+    }
+  });
+
+  it('judges as before where the service comes in, or the words judge it', () => {
+    // The same words told without the scene's framing are read as a verdict on the work (so the rule is what empties them above).
+    assert.deepEqual(found('The heat pump was making a grinding noise.', 1), ['quality_of_work:negative']);
+    // Sentences that go on to the service, or in which the words judge it, keep their aspects.
+    assert.deepEqual(found('Our AC died in July and they had someone here the same afternoon.', 5), ['scheduling:positive']);
+    assert.deepEqual(found('Called them because the sink was clogged, and the plumber was rude.', 1), ['professionalism:negative']);
+    assert.deepEqual(found('Our furnace stopped working again a week after their repair.', 1), ['quality_of_work:negative']);
+  });
+});
+
 describe('kept analyses', () => {
   it('share one frozen object per distinct judgement and one frozen empty array for what a review does not name', () => {
     const analyser = new ReviewAnalyser(BUSINESS);

@@ -109,6 +109,22 @@ class RowsReading implements Reading {
   }
 }
 
+/** Opening a sentence: whoever was called and why ("We booked them after", "Called Northwind because"). */
+const CONTACTED = /^(?:so\s+|then\s+)?(?:(?:we|i)\s+)?(?:called|booked|hired|contacted|phoned|rang|used|chose|picked)\s+(?:them|[\w&'.-]+(?:\s+[\w&'.-]+){0,3}?)\s*,?\s+(?:because(?!\s+of\b)|after|when|since)\b(.*)$/i;
+/** "Second time using them, this time because ...". */
+const THIS_TIME = /(?:^|,\s*)this time because\b(.*)$/i;
+/** Or what broke, in the customer's own words ("Our AC died in July.", "My dryer stopped heating."). */
+const BROKE = /^(?:[\w'-]+(?:\s+[\w'-]+){0,3},\s*)?(?:our|my)\s+(?:[\w'/-]+\s+){0,4}?(?:stopped|died|quit|broke|failed|started|wasn't|weren't|won't|wouldn't|kept|began|burst|backed|blew|tripped|froze|cracked|clogged|leaked|(?:was|were)\s+(?:leaking|making|dripping|running|blowing|throwing|tripping|sparking|flickering|backing|banging|grinding))\b/i;
+/** Words that bring in the service itself: then the sentence is no longer only the scene. */
+const SERVICE = /\b(?:they|them|he|she|his|her|their|tech\w*|plumber|electrician|installer|guy|crew|company|repair\w*|fix\w*|install\w*|visit|again|since|still|later|came|come|sent|quoted|charged|showed|arrived|wait\w*|hours?|minutes?|said|told|replaced|someone|somebody|gave|turned|culprit|found|diagnos\w*|glad|happy|finally|thank\w*|mistake|calling)\b/i;
+
+/** Whether a sentence only sets the scene: what went wrong, or why they were called, and nothing of the service. */
+function setsTheScene(text: string): boolean {
+  const contacted = CONTACTED.exec(text) ?? THIS_TIME.exec(text);
+  if (contacted) return !SERVICE.test(contacted[1]!);
+  return BROKE.test(text) && !SERVICE.test(text);
+}
+
 /** Per aspect id, the features of the lexicon's reading of it, made once. */
 const READING = new Map<string, { mention: string; strong: string } & Record<Polarity, string>>();
 /** A lexicon score this far from 0 is a strong judgement ("way overpriced", two judging phrases): a feature of its own. */
@@ -392,7 +408,12 @@ export class AspectAnalyser {
     const rules = this.read(text, rating);
     const aspects: AspectHit[] = [];
     const reading = this.bySums ? new RowsReading(this, rules, this.model.begin()) : this.model.read(this.featureView(rules, this.model.pairs));
-    for (const hit of this.model.sentence(reading, rating, review)) {
+    const hits = this.model.sentence(reading, rating, review);
+    // A sentence that tells what went wrong before anyone came ("Our AC died in July.", "Called them because
+    // the heat pump was grinding.") judges no aspect of the service, whatever its words lean (the model reads
+    // "stopped working" as a verdict on the work); the lexicon reading a judgement in it says otherwise.
+    const scene = hits.length > 0 && setsTheScene(text) && ![...rules.aspects.values()].some((a) => Math.abs(a.score) > EPSILON);
+    for (const hit of scene ? [] : hits) {
       const aspect = hit.label === CONDUCT_ASPECT && STAFF_WORDS.test(hit.clause) ? STAFF_ASPECT : (FROM_MODEL[hit.label] ?? hit.label);
       const lex = rules.aspects.get(aspect) ?? (aspect === STAFF_ASPECT ? rules.aspects.get(CONDUCT_ASPECT) : undefined);
       let polarity = hit.polarity;
