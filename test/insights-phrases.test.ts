@@ -288,6 +288,14 @@ describe('phrases people read', () => {
     assert.equal(phrase('no hot', 'Still no hot, muddy water.'), 'no hot');
   });
 
+  it('a reported promise is quoted with what was promised: "when they said they would", not "when they said"', () => {
+    assert.equal(readablePhrase('when they said', tokenize('They showed up exactly when they said they would.')), 'when they said they would');
+    assert.equal(readablePhrase('when he said', tokenize('He came back exactly when he said he would to finish the job.')), 'when he said he would');
+    assert.equal(readablePhrase('when they said', tokenize("They were there when they said they'd be, every day.")), "when they said they'd");
+    // Said of anything else, the phrase is as it was.
+    assert.equal(readablePhrase('when they said', tokenize('It was done when they said.')), 'when they said');
+  });
+
   it('an object "it" before "and" or "or" ends its phrase rather than taking the start of the next', () => {
     assert.equal(readablePhrase('fixed it', tokenize('He fixed it and showed me the old part.')), 'fixed it');
     assert.equal(readablePhrase('worth it', tokenize('Pricey, but worth it and a bit slow.')), 'worth it');

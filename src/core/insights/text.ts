@@ -88,6 +88,11 @@ const NOT_IN_NOUN_PHRASE = /(?:ed|ly)$|'(?!s$)|^\$/;
 const NOUNS_IN_LY = new Set(['family', 'supply', 'assembly', 'belly']);
 const carriesNoun = (w: string | undefined, counted: boolean): boolean =>
   w !== undefined && !NO_END.has(w) && !ENDS_NOUN_PHRASE.has(w) && (counted || !QUANTIFIERS.test(w)) && (!NOT_IN_NOUN_PHRASE.test(w) || NOUNS_IN_LY.has(w));
+/** A reported promise and what completes it ("said they would", "promised he'd"). */
+const REPORTED = new Set(['said', 'says', 'promised']);
+const SUBJECTS = new Set(['i', 'we', 'they', 'he', 'she', 'you', 'it']);
+const MODALS = new Set(['would', 'will', 'could']);
+const SUBJECT_MODAL = /^(?:i|we|they|he|she|you|it)'(?:d|ll)$/;
 const AUXILIARY = new Set(['did', 'does', 'do', 'was', 'is', 'were', 'are', 'would', 'could', 'will', 'has', 'have', 'had', 'can']);
 const MAX_GAP = 3;
 const MAX_EXTEND = 3;
@@ -131,6 +136,11 @@ export function readablePhrase(phrase: string, tokens: readonly string[], stops?
     }
     let extended = 0;
     const last = stops === undefined ? tokens.length : nextStop(stops, end);
+    // "when they said" says when only with what they said: "when they said they would", a whole phrase on its modal.
+    if (REPORTED.has(tokens[end - 1]!) && end < last) {
+      if (SUBJECT_MODAL.test(tokens[end]!)) return tokens.slice(first, end + 1).join(' ');
+      if (end + 2 <= last && SUBJECTS.has(tokens[end]!) && MODALS.has(tokens[end + 1]!)) return tokens.slice(first, end + 2).join(' ');
+    }
     // An object "it" before "and" or "or" ends its phrase ("fixed it and showed me", "worth it and a bit slow"):
     // carried on, the phrase would take the start of the next one.
     const closed = () => tokens[end - 1] === 'it' && COORDINATING.has(tokens[end] ?? '');
