@@ -136,10 +136,11 @@ export function readablePhrase(phrase: string, tokens: readonly string[], stops?
     }
     let extended = 0;
     const last = stops === undefined ? tokens.length : nextStop(stops, end);
-    // "when they said" says when only with what they said: "when they said they would", a whole phrase on its modal.
-    if (REPORTED.has(tokens[end - 1]!) && end < last) {
-      if (SUBJECT_MODAL.test(tokens[end]!)) return tokens.slice(first, end + 1).join(' ');
-      if (end + 2 <= last && SUBJECTS.has(tokens[end]!) && MODALS.has(tokens[end + 1]!)) return tokens.slice(first, end + 2).join(' ');
+    // "when they said" says when only with what they said: "when they said they would", a whole phrase where
+    // the sentence ends on its modal (mid-sentence it would stop on a function word, as "they would, which ...").
+    if (REPORTED.has(tokens[end - 1]!)) {
+      if (end + 1 === tokens.length && SUBJECT_MODAL.test(tokens[end]!)) return tokens.slice(first, end + 1).join(' ');
+      if (end + 2 === tokens.length && SUBJECTS.has(tokens[end]!) && MODALS.has(tokens[end + 1]!)) return tokens.slice(first, end + 2).join(' ');
     }
     // An object "it" before "and" or "or" ends its phrase ("fixed it and showed me", "worth it and a bit slow"):
     // carried on, the phrase would take the start of the next one.
