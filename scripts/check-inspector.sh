@@ -2,7 +2,8 @@
 # Runs the MCP Inspector command the docs and /developers/mcp show (src/pages/developer-pages.ts)
 # against a real reviewcast on a free port, and checks it lists every tool and prompt the server
 # has and gets a prompt with arguments, as README.md shows. The
-# Inspector comes from the npm registry (it asks for Node 22, so it is not a devDependency).
+# Inspector comes from the npm registry (npx -y; it asks for Node 22.19, so it is not a devDependency)
+# and runs on the Node on the PATH: on Node 20 npm warns EBADENGINE and its command line works.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/lib/serve.sh
@@ -10,7 +11,7 @@ URL="http://localhost:$PORT/mcp"
 CMD=$(node --import tsx -e "import('./src/pages/developer-pages.ts').then((m) => console.log(m.inspectorCommand('$URL')))")
 WANT=$(node --import tsx -e "import('./src/mcp/catalogue.ts').then((m) => console.log(m.toolList().map((t) => t.name).join(',')))")
 echo "running: $CMD"
-GOT=$(${CMD/npx /npx -y } 2>/dev/null | node -e 'let s="";process.stdin.on("data",(d)=>s+=d).on("end",()=>console.log(JSON.parse(s).tools.map((t)=>t.name).join(",")))')
+GOT=$($CMD 2>/dev/null | node -e 'let s="";process.stdin.on("data",(d)=>s+=d).on("end",()=>console.log(JSON.parse(s).tools.map((t)=>t.name).join(",")))')
 if [ "$GOT" != "$WANT" ]; then echo "FAIL: the Inspector listed [$GOT], the server has [$WANT]"; exit 1; fi
 echo "ok: the documented Inspector command lists all $(tr ',' '\n' <<<"$WANT" | wc -l) tools"
 

@@ -187,6 +187,34 @@ describe('errors', () => {
     const documented = Object.fromEntries([...doc.matchAll(/^\| `(\w+)` \| (\d+) \| (.+?) \|$/gm)].map(([, code, status, meaning]) => [code, { status: Number(status), meaning }]));
     assert.deepEqual(documented, ERROR_CATALOGUE);
   });
+  it('docs/api.md lists every path of the OpenAPI document with the methods it describes, and the server answers each', async () => {
+    const doc = (await (await fetch(`${svc.url}/.well-known/openapi.json`)).json()) as { paths: Record<string, Record<string, unknown>> };
+    const md = readFileSync(`${ROOT}/docs/api.md`, 'utf8');
+    const table = Object.fromEntries([...md.matchAll(/^\| ([A-Z, ]+) \| `([^`]+)` \|/gm)].map(([, methods, path]) => [path!, methods!.split(', ').sort()]));
+    const described = Object.fromEntries(Object.entries(doc.paths).map(([path, ops]) => [path, Object.keys(ops).map((m) => m.toUpperCase()).sort()]));
+    assert.deepEqual(table, described);
+    // What the document says is what is routed: each method answers something other than 404 or 405.
+    const concrete = (path: string) => path.replace('{date}', '2026-01-01').replace('{id}', REVIEWS[0]!.id);
+    for (const [path, methods] of Object.entries(described)) {
+      for (const method of methods) {
+        const status = (await raw(concrete(path), {}, method)).status;
+        assert.ok(status !== 404 && status !== 405, `${method} ${path}: ${status}`);
+      }
+    }
+  });
+  it('every address the API, operations, MCP and development docs name is one the service answers', async () => {
+    const paths = new Set<string>();
+    for (const file of ['api.md', 'operations.md', 'mcp.md', 'development.md']) {
+      const md = readFileSync(`${ROOT}/docs/${file}`, 'utf8');
+      // A path of the service in code quotes: `/x`, `/x/{param}`; files on the machine (/usr/bin/...) are not.
+      for (const [, path] of md.matchAll(/`(\/[^`\s]*)`/g)) if (!/^\/(usr|etc|tmp|var|dev)\//.test(path!)) paths.add(path!.split('?')[0]!);
+    }
+    assert.ok(paths.has('/.well-known/openapi.json') && paths.has('/metrics'), [...paths].join(' '));
+    for (const path of paths) {
+      const res = await raw(path.replace('{date}', '2026-01-01').replace('{id}', REVIEWS[0]!.id));
+      assert.notEqual(res.status, 404, `${path} is named in the docs but answers 404`);
+    }
+  });
   it('/healthz reports the revision', async () => {
     const body = (await (await fetch(`${svc.url}/healthz`)).json()) as { status: string; revision: number; reviews: number };
     assert.equal(body.status, 'ok');
@@ -214,6 +242,29 @@ describe('GET /.well-known/openapi.json', () => {
     const rating = params.find((p) => p.name === 'rating')!;
     assert.deepEqual([rating.schema.minimum, rating.schema.maximum], [1, 5]);
     assert.deepEqual(params.filter((p) => p.in === 'query').map((p) => p.name).sort(), ['cursor', 'limit', 'mentions_service', 'mentions_technician', 'min_rating', 'query', 'rating', 'since', 'sort', 'until', 'with_reply', 'with_text']);
+  });
+  it('describes /insights.json aspects in the order they come: the taxonomy, then the profile\'s own', async () => {
+    const withOwn = await startTestService({
+      business: { ...BUSINESS, custom_aspects: [{ id: 'parking', label: 'Parking', cues: ['parking'], positive: [], negative: [] }, { id: 'boots', label: 'Boot covers', cues: ['boot covers'], positive: [], negative: [] }] },
+      reviews: REVIEWS,
+    });
+    try {
+      const doc = (await (await fetch(`${withOwn.url}/.well-known/openapi.json`)).json()) as { components: { schemas: { Insights: { properties: { aspects: { description: string } } } } } };
+      const description = doc.components.schemas.Insights.properties.aspects.description;
+      const taxonomy = /in its fixed order \(([^)]+)\), then the business profile's custom_aspects in the profile's order/.exec(description)?.[1]?.split(', ');
+      assert.ok(taxonomy, description);
+      const insights = (await (await fetch(`${withOwn.url}/insights.json`)).json()) as { aspects: { id: string; mention_count: number }[] };
+      assert.deepEqual(insights.aspects.map((a) => a.id), [...taxonomy, 'parking', 'boots']);
+      // Not by mentions: in these reviews the order differs, and unmentioned aspects are listed with 0.
+      const counts = insights.aspects.map((a) => a.mention_count);
+      assert.notDeepEqual(counts, [...counts].sort((a, b) => b - a));
+      assert.ok(counts.includes(0));
+      // /developers shows the same description, from the same schema.
+      const page = await (await fetch(`${withOwn.url}/developers`)).text();
+      assert.ok(page.includes(description.replaceAll("'", '&#39;')), 'the data-model table on /developers');
+    } finally {
+      await withOwn.close();
+    }
   });
   it('says what linters and clients ask: no auth, contact, tag descriptions, HEAD, valid examples, empty answers without content, portable nullables', async () => {
     type Media = { schema?: Record<string, unknown>; example?: unknown };

@@ -212,7 +212,7 @@ describe('MCP: errors', () => {
     const body = await call('search_reviews', { rating: 9, colour: 'red' });
     assert.equal(body.error, undefined);
     const text = await toolError('search_reviews', { rating: 9, colour: 'red' });
-    assert.match(text, /argument "rating": Too big/);
+    assert.match(text, /argument "rating": must be a whole number from 1 to 5/);
     assert.match(text, /argument "colour": unknown argument; remove it/);
     assert.match(text, /Fix these and call again/);
     assert.match(await toolError('get_reviews_since', { date: '2026-02-30' }), /argument "date"/);
@@ -248,7 +248,7 @@ describe('MCP: errors', () => {
       assert.match(result.content[0]!.text, new RegExp(`argument "${name}"`), what);
       assert.doesNotMatch(result.content[0]!.text, /Too small/, what);
     }
-    assert.match(await toolError('search_reviews', { rating: true }), /expected number, received boolean; send a JSON number/);
+    assert.match(await toolError('search_reviews', { rating: true }), /argument "rating": must be a whole number from 1 to 5; send a JSON number/);
     assert.match(await toolError('search_reviews', { with_text: 'true' }), /argument "with_text": must be true or false; send a JSON boolean/);
     assert.equal((await ok('search_reviews', { rating: 5, limit: 1 })).returned, 1, 'JSON numbers are accepted');
   });

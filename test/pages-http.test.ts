@@ -48,8 +48,9 @@ describe('pages over HTTP', () => {
       // Every review's own page, newest first: the very url the API gives each review.
       ...data.reviews.map((r) => r.url),
     ]);
-    // The last list page listed is the last page of reviews: it shows reviews, and one more would be past the end.
+    // The last list page listed is the last page of reviews: it shows reviews, and one more is past the end.
     assert.match(await (await fetch(`${svc.url}/?page=${pages}`)).text(), new RegExp(`Page ${pages} of ${pages}`));
+    assert.equal((await fetch(`${svc.url}/?page=${pages + 1}`)).status, 404);
     assert.equal((await fetch(locs.at(-1)!)).status, 200);
   });
   it('/robots.txt and /favicon.ico answer without a 404', async () => {
@@ -74,6 +75,38 @@ describe('pages over HTTP', () => {
       const shown = await (await fetch(`${svc.url}${path}`)).text();
       if (path === '/') assert.doesNotMatch(shown, /left out/, path);
       else assert.match(shown, /left out: Page \(a page number from 1\)\./, path);
+    }
+  });
+  it('a page number past the last is 404 with a link to the last page, not another page under its address', async () => {
+    const count = ((await (await fetch(`${svc.url}/reviews.json`)).json()) as { aggregate_rating: { review_count: number } }).aggregate_rating.review_count;
+    const pages = Math.ceil(count / 20);
+    const fiveStars = ((await (await fetch(`${svc.url}/api/reviews/search?rating=5&limit=1`)).json()) as { matched: number }).matched;
+    const fivePages = Math.ceil(fiveStars / 20);
+    for (const [path, last, what] of [
+      [`/?page=${pages + 1}`, `/?page=${pages}`, `There are only ${pages} pages of reviews of ${DEMO_BUSINESS.name}.`],
+      ['/?page=999', `/?page=${pages}`, `There are only ${pages} pages of reviews of ${DEMO_BUSINESS.name}.`],
+      [`/?rating=5&page=${fivePages + 1}`, `/?rating=5&amp;page=${fivePages}`, `There are only ${fivePages} pages of reviews matching these filters.`],
+      ['/?query=zzqqxx&page=2', '/?query=zzqqxx', 'There is only one page of reviews matching these filters.'],
+    ] as const) {
+      const res = await fetch(`${svc.url}${path}`);
+      assert.equal(res.status, 404, path);
+      assert.match(res.headers.get('content-type')!, /^text\/html/, path);
+      assert.equal(res.headers.get('cache-control'), 'no-store', path);
+      assert.ok(res.headers.get('content-security-policy'), path);
+      const page = await res.text();
+      assert.ok(page.includes(`<h1>No page ${/page=(\d+)/.exec(path)![1]}</h1>`), path);
+      assert.ok(page.includes(what), `${path}: ${what}`);
+      assert.ok(page.includes(`<a href="${last}">Go to page`), `${path} links ${last}`);
+      assert.match(page, /<meta name="robots" content="noindex">/, path);
+      assert.doesNotMatch(page, /rel="canonical"|application\/ld\+json/, path);
+      assert.equal((await fetch(`${svc.url}${path}`, { method: 'HEAD' })).status, 404, `HEAD ${path}`);
+    }
+    // The last page and the first of a view with no matches are pages; a number that is not one is still page 1, said so.
+    for (const path of [`/?page=${pages}`, `/?rating=5&page=${fivePages}`, '/?query=zzqqxx', '/?page=1']) assert.equal((await fetch(`${svc.url}${path}`)).status, 200, path);
+    for (const path of ['/?page=0', '/?page=x', '/?page=1234567']) {
+      const res = await fetch(`${svc.url}${path}`);
+      assert.equal(res.status, 200, path);
+      assert.match(await res.text(), /left out: Page \(a page number from 1\)\./, path);
     }
   });
   it('a technician or service the profile does not know: the page says it was matched as a word and names those it knows, as the API\'s notices do', async () => {

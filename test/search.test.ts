@@ -217,11 +217,79 @@ describe('GET /api/reviews/search validation', () => {
     assert.match(found.find((i) => i.parameter === 'order')!.message, /known parameters: rating, min_rating.*sort, cursor/);
   });
   it('text that is not a number is the wrong type, not a number out of range', async () => {
-    for (const qs of ['rating=true', 'rating=', 'limit=null']) {
-      const [issue] = await issues(qs);
+    for (const [qs, message] of [
+      ['rating=true', 'must be a whole number from 1 to 5 (got "true")'],
+      ['rating=', 'must be a whole number from 1 to 5 (got "")'],
+      ['limit=null', 'must be a whole number from 1 to 100 (got "null")'],
+    ]) {
+      const [issue] = await issues(qs!);
       assert.equal(issue!.code, 'invalid_type', qs);
-      assert.match(issue!.message, /expected number, received string/, qs);
+      assert.equal(issue!.message, message, qs);
     }
+  });
+  it('each parameter has one plain message, whatever is wrong with it, defined with the schema', async () => {
+    const cases: [string, string, string][] = [
+      ['rating=4.5', 'rating', 'must be a whole number from 1 to 5 (got "4.5")'],
+      ['rating=five', 'rating', 'must be a whole number from 1 to 5 (got "five")'],
+      ['rating=6', 'rating', 'must be a whole number from 1 to 5 (got "6")'],
+      ['min_rating=0.5', 'min_rating', 'must be a number from 1 to 5, e.g. 4 or 4.5 (got "0.5")'],
+      ['min_rating=x', 'min_rating', 'must be a number from 1 to 5, e.g. 4 or 4.5 (got "x")'],
+      ['since=2026-02-30', 'since', 'must be a real date written YYYY-MM-DD, e.g. 2026-03-14 (got "2026-02-30")'],
+      ['until=20260101', 'until', 'must be a real date written YYYY-MM-DD, e.g. 2026-03-14 (got "20260101")'],
+      ['since=2026-05-01&until=2026-04-01', 'until', 'since must not be after until (got "2026-04-01")'],
+      ['query=', 'query', 'must be 1 to 200 characters of text (got "")'],
+      ['mentions_technician=', 'mentions_technician', 'must be a technician\'s name or alias, 1 to 100 characters (got "")'],
+      ['mentions_service=', 'mentions_service', 'must be a service id, label or alias, 1 to 100 characters (got "")'],
+      ['limit=0', 'limit', 'must be a whole number from 1 to 100 (got "0")'],
+      ['limit=2.5', 'limit', 'must be a whole number from 1 to 100 (got "2.5")'],
+      ['with_text=1', 'with_text', 'must be true or false (got "1")'],
+      ['with_reply=yes', 'with_reply', 'must be true or false (got "yes")'],
+      ['sort=date', 'sort', 'must be newest, oldest, highest or lowest (got "date")'],
+      ['cursor=', 'cursor', 'must be the next_cursor of an earlier answer, as given (got "")'],
+    ];
+    for (const [qs, parameter, message] of cases) {
+      const found = await issues(qs);
+      assert.deepEqual(found.map((i) => [i.parameter, i.message]), [[parameter, message]], qs);
+    }
+    // Every parameter of the schema is in the table above: a new one gets its message too.
+    assert.deepEqual([...new Set(cases.map(([, p]) => p))].sort(), Object.keys(SearchQuerySchema.shape).sort());
+  });
+  it('quotes what was sent cut to 40 characters, never a whole long value', async () => {
+    const long = 'a'.repeat(201);
+    const [tooLong] = await issues(`query=${long}`);
+    assert.equal(tooLong!.code, 'too_big');
+    assert.equal(tooLong!.message, `must be 1 to 200 characters of text (got "${'a'.repeat(40)}…")`);
+    const [unknown] = await issues(`${'b'.repeat(60)}=1`);
+    assert.equal(unknown!.code, 'unknown_parameter');
+    assert.match(unknown!.message, new RegExp(`^unknown parameter "${'b'.repeat(40)}…"; known parameters: rating,`));
+    // Up to 40 characters a value is quoted whole; characters are counted, so none is cut in half.
+    const forty = '🙂'.repeat(40);
+    const [whole] = await issues(`rating=${encodeURIComponent(forty)}`);
+    assert.equal(whole!.message, `must be a whole number from 1 to 5 (got "${forty}")`);
+    const [cut] = await issues(`rating=${encodeURIComponent(`${forty}🙂`)}`);
+    assert.equal(cut!.message, `must be a whole number from 1 to 5 (got "${forty}…")`);
+  });
+  it('a parameter that is not valid percent-encoded UTF-8 is refused, never searched for as its raw text', async () => {
+    for (const [qs, parameter, got] of [
+      ['query=%ff', 'query', '%ff'],
+      ['query=caf%E9', 'query', 'caf%E9'],
+      ['query=100%', 'query', '100%'],
+      ['q%ff=1', 'q%ff', '1'],
+    ]) {
+      const found = await issues(qs!);
+      assert.deepEqual(
+        found.map((i) => [i.parameter, i.code, i.message]),
+        [[parameter, 'invalid_encoding', `must be valid percent-encoded UTF-8: é is %C3%A9, and a literal "%" is %25 (got "${got}")`]],
+        qs,
+      );
+    }
+    // With another problem, both are named.
+    assert.deepEqual((await issues('query=%ff&rating=9')).map((i) => [i.parameter, i.code]), [['query', 'invalid_encoding'], ['rating', 'too_big']]);
+    // Valid percent-encoding, "+" for a space, and a literal "%" as %25 still search.
+    assert.equal((await search('query=heat%20exchanger')).matched, 1);
+    assert.equal((await search('query=heat+exchanger')).matched, 1);
+    assert.equal((await search('query=fa%C3%A7ade')).matched, 1);
+    assert.equal((await search('query=100%25')).matched, 0);
   });
   it('reports every problem at once', async () => {
     const found = await issues('rating=9&limit=0&since=2026-02-30');
@@ -242,6 +310,39 @@ describe('GET /api/reviews/since/{date}', () => {
     const body = (await (await fetch(`${svc.url}/api/reviews/since/2030-01-01`)).json()) as { count: number; reviews: unknown[] };
     assert.equal(body.count, 0);
     assert.deepEqual(body.reviews, []);
+  });
+  it('refuses query parameters, by name, as search refuses those it does not know', async () => {
+    for (const qs of ['limit=2', 'foo=bar', 'since=2026-01-01']) {
+      const res = await fetch(`${svc.url}/api/reviews/since/2026-03-15?${qs}`);
+      assert.equal(res.status, 400, qs);
+      const body = (await res.json()) as { error: string; message: string; issues: { parameter: string; code: string; message: string }[] };
+      const name = qs.split('=')[0];
+      assert.deepEqual(body, {
+        error: 'validation_error',
+        message: 'Invalid query parameters',
+        issues: [{ parameter: name, code: 'unknown_parameter', message: `unknown parameter "${name}"; this endpoint takes no query parameters` }],
+      });
+    }
+    // The same body as search's for an unknown parameter: only the list of known ones differs.
+    const search = (await (await fetch(`${svc.url}/api/reviews/search?foo=bar`)).json()) as { error: string; message: string; issues: { code: string }[] };
+    assert.deepEqual([search.error, search.message, search.issues[0]!.code], ['validation_error', 'Invalid query parameters', 'unknown_parameter']);
+    // A bad date and a parameter: both named at once; a value that is not UTF-8 is named as such.
+    const both = (await (await fetch(`${svc.url}/api/reviews/since/2026-02-30?limit=2`)).json()) as { message: string; issues: { parameter: string; code: string }[] };
+    assert.equal(both.message, 'Invalid path and query parameters');
+    assert.deepEqual(both.issues.map((i) => [i.parameter, i.code]), [['date', 'invalid_format'], ['limit', 'unknown_parameter']]);
+    const encoding = (await (await fetch(`${svc.url}/api/reviews/since/2026-03-15?x=%ff`)).json()) as { issues: { parameter: string; code: string }[] };
+    assert.deepEqual(encoding.issues.map((i) => [i.parameter, i.code]), [['x', 'invalid_encoding']]);
+    // Without a query string, or with an empty one, it answers.
+    assert.equal((await fetch(`${svc.url}/api/reviews/since/2026-03-15?`)).status, 200);
+  });
+  it('the OpenAPI document lists no query parameter for it and says others are refused', async () => {
+    const doc = (await (await fetch(`${svc.url}/.well-known/openapi.json`)).json()) as {
+      paths: Record<string, { get: { description: string; parameters: { name: string; in: string }[]; responses: Record<string, { description: string }> } }>;
+    };
+    const since = doc.paths['/api/reviews/since/{date}']!.get;
+    assert.deepEqual(since.parameters.filter((p) => p.in === 'query'), []);
+    assert.match(since.description, /takes no query parameters: any is refused \(400, issue code `unknown_parameter`\)/);
+    for (const path of ['/api/reviews/since/{date}', '/api/reviews/search', '/embed.json']) assert.match(doc.paths[path]!.get.responses['400']!.description, /unknown, repeated.*`invalid_encoding`/, path);
   });
   for (const bad of ['2026-02-30', 'yesterday', '2026-1-5', '20260105']) {
     it(`rejects the malformed date ${bad} with the validation body`, async () => {

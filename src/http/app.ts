@@ -7,7 +7,7 @@ import { sharedRateLimitStore } from './shared-rate-limit.js';
 import { CostLimit } from './cost-limit.js';
 import type { Logger } from 'pino';
 import { errorBody, plainTextError, sendError } from './errors.js';
-import { parseForm } from './form.js';
+import { parseForm, parseQuery } from './form.js';
 import type { HttpConfig } from '../config.js';
 import { buildFastPath } from './fast-path.js';
 import { clientAddress, Gate, setRouteLabel } from './gate.js';
@@ -61,7 +61,8 @@ export async function buildApp(operations: readonly Operation[], ctx: ServiceCon
     logController: new LogController({ disableRequestLogging: true }),
     // Trailing slashes and duplicate slashes are the same resource.
     // A path parameter may be as long as the request target: a long one is then a validation error (400), not a 414 from the router.
-    routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true, maxParamLength: MAX_URL_BYTES },
+    // Query strings are decoded strictly: a parameter that is not valid percent-encoded UTF-8 is refused, not read as its raw text.
+    routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true, maxParamLength: MAX_URL_BYTES, querystringParser: parseQuery },
     bodyLimit: MCP_BODY_BYTES,
     return503OnClosing: true,
     // Requests the router can not take (a malformed path) get the same error bodies as the rest.

@@ -7,7 +7,7 @@ import { ASSET_NAMES, assetRepresentation, assetUrl, favicon, type AssetName } f
 import { renderDevelopersPage, renderMcpPage, renderWebhooksPage } from '../pages/developer-pages.js';
 import { renderApiReferencePage, renderInteractiveApiPage, type OpenApiDoc } from '../pages/api-reference.js';
 import type { Html } from '../pages/html.js';
-import { parsePageQuery, renderReviewPage } from '../pages/review-page.js';
+import { parsePageQuery, pastLastPage, renderPastLastPage, renderReviewPage } from '../pages/review-page.js';
 import { renderLlmsTxt, renderRobotsTxt, renderSitemap } from '../pages/text-pages.js';
 import { renderReviewMissing, renderReviewPermalink } from '../pages/review-permalink.js';
 import { ReviewPathSchema } from '../core/schema/review.js';
@@ -187,8 +187,14 @@ export const pageOperations: Operation[] = [
       const tidy = tidyQuery(req.url);
       if (tidy !== null) return reply.redirect(tidy, 302);
       const q = parsePageQuery(req.query as Record<string, unknown>);
+      const snap = ctx.live.current();
+      // A page number past the last names no page: 404 with a link to the last (why not a redirect: renderPastLastPage).
+      const last = pastLastPage(snap, q);
+      if (last !== null) {
+        return reply.code(404).headers(PAGE_HEADERS).header('content-type', HTML).header('cache-control', 'no-store').send(String(renderPastLastPage(snap, ctx.baseUrl, q, last)));
+      }
       // The errors too: "?page=x" and "?page=01" are page 1, like "/", but are told what was left out.
-      const served = cachedPage(`page:/?${JSON.stringify([q.filters, q.page, q.errors])}`, HTML, (snap) => renderReviewPage(snap, ctx.baseUrl, q), 'on-demand')(ctx);
+      const served = cachedPage(`page:/?${JSON.stringify([q.filters, q.page, q.errors])}`, HTML, (current) => renderReviewPage(current, ctx.baseUrl, q), 'on-demand')(ctx);
       return sendRepresentation(req, reply, served.rep, served.opts);
     },
   }),

@@ -16,7 +16,7 @@ import { widgetData } from '../pages/widget.js';
 import { topicLinkHeader } from '../websub/hub.js';
 import { ReviewsDatasetSchema } from '../core/schema/dataset.js';
 import { ErrorBodySchema } from '../core/schema/error.js';
-import { SearchQuerySchema, SearchResultSchema, SincePathSchema, SinceResultSchema } from '../core/schema/search.js';
+import { SearchQuerySchema, SearchResultSchema, SincePathSchema, SinceQuerySchema, SinceResultSchema } from '../core/schema/search.js';
 import { payloadOf, sendRepresentation, type SendOptions, type Served } from './conditional.js';
 import { partsLength } from '../snapshot/representation.js';
 import { plainText, sendError } from './errors.js';
@@ -27,7 +27,11 @@ import type { z } from 'zod';
 import type { Representation } from '../snapshot/representation.js';
 import type { Snapshot } from '../snapshot/snapshot.js';
 
-const validationError = { description: 'Invalid parameters: the body lists each problem in `issues`', schema: ErrorBodySchema };
+const validationError = {
+  description:
+    'Invalid parameters: unknown, repeated, of the wrong type, out of range, or not valid percent-encoded UTF-8 (issue code `invalid_encoding`); the body lists each problem in `issues`',
+  schema: ErrorBodySchema,
+};
 const originRefused = { description: 'Origin not allowed', contentType: 'application/json' };
 const plain = (description: string) => ({ description, contentType: 'text/plain' });
 
@@ -55,23 +59,32 @@ function withDeadline<T>(work: Promise<T>, ms: number): Promise<T> {
   return Promise.race([work, late]).finally(() => clearTimeout(timer));
 }
 
-/** A handler that validates the query or path parameters (400 naming every problem) and answers from the current snapshot. */
-function answerValid<S extends z.ZodObject>(
-  schema: S,
-  from: 'query' | 'params',
-  answer: (value: z.infer<S>, snap: Snapshot, baseUrl: string) => Representation,
-): Handler {
-  return (req, reply, { live, baseUrl }) => {
-    const v = validateParams(schema, req[from] as Record<string, unknown>);
-    if (!v.ok) return sendError(reply, 'validation_error', from === 'query' ? 'Invalid query parameters' : 'Invalid path parameter', v.issues);
+/**
+ * The parameters and handler of an endpoint that validates its query and path parameters (400
+ * naming every problem, unknown query parameters included) and answers from the current
+ * snapshot. The schemas it checks are the ones the OpenAPI document lists, so the two cannot disagree.
+ */
+function validated<Q extends z.ZodObject, P extends z.ZodObject = z.ZodObject<Record<string, never>>>(
+  schemas: { query: Q; params?: P },
+  answer: (valid: { query: z.infer<Q>; params: z.infer<P> }, snap: Snapshot, baseUrl: string) => Representation,
+): { query: Q; params?: P; handler: Handler } {
+  const { query, params } = schemas;
+  const handler: Handler = (req, reply, { live, baseUrl }) => {
+    const p = params ? validateParams(params, req.params as Record<string, unknown>) : { ok: true as const, value: {} as z.infer<P> };
+    const q = validateParams(query, req.query as Record<string, unknown>);
+    if (!p.ok || !q.ok) {
+      const where = !p.ok && !q.ok ? 'Invalid path and query parameters' : !p.ok ? 'Invalid path parameter' : 'Invalid query parameters';
+      return sendError(reply, 'validation_error', where, [...(p.ok ? [] : p.issues), ...(q.ok ? [] : q.issues)]);
+    }
     try {
-      return sendRepresentation(req, reply, answer(v.value, live.current(), baseUrl), { answer: true });
+      return sendRepresentation(req, reply, answer({ query: q.value, params: p.value }, live.current(), baseUrl), { answer: true });
     } catch (e) {
       // A cursor from another revision or search is a parameter problem, answered like any other.
       if (e instanceof InvalidCursor) return sendError(reply, 'validation_error', 'Invalid query parameters', [{ parameter: 'cursor', code: 'invalid_cursor', message: e.message }]);
       throw e;
     }
   };
+  return { query, ...(params ? { params } : {}), handler };
 }
 
 /** An MCP endpoint handler as a route handler: the raw body and headers in, its answer out. */
@@ -179,11 +192,10 @@ export const operations: Operation[] = [
     summary: 'Search reviews',
     description:
       'Filters given together all apply. `query` is a case-insensitive substring of the review text; `mentions_technician` matches a technician name or alias as a whole word; `mentions_service` matches a service id, label or alias. A technician not on the roster, or a service not in the profile, is matched as a whole word as given, and the answer then carries `notices` naming what the profile knows (still 200). Results come in the order `sort` names (newest first by default; ties broken by review id). `matched` counts every match, `returned` what `limit` let through. For the next page pass `next_cursor` as `cursor` with the same filters and sort; it is null on the last page. Paging this way returns every match exactly once while the data does not change; once it changes (an import), an old cursor gets 400 with issue code `invalid_cursor`, as does a garbled or altered one, and the client starts again from the first page. The MCP tool search_reviews takes the same arguments.',
-    query: SearchQuerySchema,
     conditional: true,
     responses: { '200': { description: 'Matching reviews', schema: SearchResultSchema }, '400': validationError },
     // Not memoised: the indexed search costs less than keeping its answers would in garbage collection.
-    handler: answerValid(SearchQuerySchema, 'query', (q, snap, baseUrl) => snap.searchAnswer(searchReviews(snap.index, q), baseUrl)),
+    ...validated({ query: SearchQuerySchema }, ({ query }, snap, baseUrl) => snap.searchAnswer(searchReviews(snap.index, query), baseUrl)),
   },
   {
     method: 'GET',
@@ -192,11 +204,10 @@ export const operations: Operation[] = [
     tag: 'Reviews',
     summary: 'Reviews on or after a date',
     description:
-      'Every review dated on or after `date`, newest first. Poll it with If-None-Match to fetch only when something changed (a 304 costs nothing against the limits). An answer counts its uncompressed size against the client\'s kilobytes per minute (RATE_LIMIT_COST_KB); an early date answers the whole dataset, so fetch /reviews.json once and then poll from the last date you have.',
-    params: SincePathSchema,
+      'Every review dated on or after `date`, newest first. Poll it with If-None-Match to fetch only when something changed (a 304 costs nothing against the limits). An answer counts its uncompressed size against the client\'s kilobytes per minute (RATE_LIMIT_COST_KB); an early date answers the whole dataset, so fetch /reviews.json once and then poll from the last date you have. It takes no query parameters: any is refused (400, issue code `unknown_parameter`), as search refuses those it does not know.',
     conditional: true,
     responses: { '200': { description: 'Reviews since the date', schema: SinceResultSchema }, '400': validationError },
-    handler: answerValid(SincePathSchema, 'params', ({ date }, snap, baseUrl) => snap.since(date, baseUrl)),
+    ...validated({ params: SincePathSchema, query: SinceQuerySchema }, ({ params }, snap, baseUrl) => snap.since(params.date, baseUrl)),
   },
   reviewPageOperation,
   widgetScriptOperation,
@@ -208,10 +219,9 @@ export const operations: Operation[] = [
     summary: 'What the review widget shows',
     description:
       'The data behind `<reviewcast-reviews>` and /embed, with the widget\'s own parameter names. `rating` holds the true figures of every review in scope (all, or one source, technician or service); min-rating and with-text only narrow `reviews` (carousel and list) and `matched`. For the list\'s next page pass `next_cursor` as `cursor` with the same other parameters; after the data changes an old cursor gets 400 with issue code `invalid_cursor`. Poll it with If-None-Match, no more often than Cache-Control max-age allows (the widget\'s `live` attribute does).',
-    query: WidgetDataQuerySchema,
     conditional: true,
     responses: { '200': { description: 'The widget data', schema: WidgetDataSchema }, '400': validationError },
-    handler: answerValid(WidgetDataQuerySchema, 'query', (q, snap, baseUrl) => snap.memo(`embed:${JSON.stringify(q)}`, () => snap.answer(widgetData(snap, q, baseUrl)))),
+    ...validated({ query: WidgetDataQuerySchema }, ({ query }, snap, baseUrl) => snap.memo(`embed:${JSON.stringify(query)}`, () => snap.answer(widgetData(snap, query, baseUrl)))),
   },
   embedPageOperation,
   {

@@ -30,10 +30,6 @@ const code = (s: string) => codeBlock(s);
 const command = (s: string) => codeBlock(s, true);
 
 /**
- * The MCP Inspector smoke call shown here and in docs/mcp.md. The version is the pinned
- * devDependency, and test/docs-commands.test.ts runs this very command against a server.
- */
-/**
  * Testing the hub on one machine over real HTTPS: a test CA trusted through NODE_EXTRA_CA_CERTS
  * and loopback callbacks allowed. Shown here and in docs/websub.md; test/docs-commands.test.ts
  * runs it.
@@ -82,7 +78,16 @@ DATABASE_URL="$dir/hub.db" node bin/reviewcast.js import "$dir/one.json"
 wait_for 'grep -q delivery "$dir/callback.log" 2>/dev/null'
 kill $svc $cb; wait`;
 
-export const inspectorCommand = (mcpUrl: string) => `npx @modelcontextprotocol/inspector@2.12.0 --cli ${mcpUrl} --transport http --method tools/list`;
+/**
+ * The MCP Inspector smoke call shown here, in docs/mcp.md and in README.md. `-y` because npx
+ * downloads the Inspector on first use and, without a terminal to ask, would refuse to; it is
+ * not a devDependency (it asks for INSPECTOR_NODE). scripts/check-inspector.sh runs this very
+ * command against a server, and test/docs-commands.test.ts checks the docs show the same.
+ */
+export const inspectorCommand = (mcpUrl: string) => `npx -y @modelcontextprotocol/inspector@2.12.0 --cli ${mcpUrl} --transport http --method tools/list`;
+
+/** The Node the Inspector's package asks for (its engines field); older Node runs its command line with npm's EBADENGINE warnings. */
+export const INSPECTOR_NODE = '22.19';
 
 /** One row per field of a zod object, from the same schema the API validates with. */
 const fieldTable = (schema: z.ZodObject, caption: string): Html => schemaFieldTable(objectJsonSchemaOf(schema) as JsonSchemaNode, caption);
@@ -149,7 +154,11 @@ export function renderMcpPage(ctx: Ctx): Html {
     ['Cursor', 'In ~/.cursor/mcp.json:', JSON.stringify({ mcpServers: { reviews: { url } } }, null, 2)],
     ['VS Code', 'In .vscode/mcp.json:', JSON.stringify({ servers: { reviews: { type: 'http', url } } }, null, 2)],
     ['Windsurf', 'In ~/.codeium/windsurf/mcp_config.json:', JSON.stringify({ mcpServers: { reviews: { serverUrl: url } } }, null, 2)],
-    ['MCP Inspector', 'Run in a terminal (Node 20 or later):', inspectorCommand(url)],
+    [
+      'MCP Inspector',
+      `Run in a terminal; npx downloads the Inspector from npm the first time. It asks for Node ${INSPECTOR_NODE} or later: on Node 20 npm warns (EBADENGINE) and this command still works.`,
+      inspectorCommand(url),
+    ],
   ];
   const tools = toolList();
   const body = html`<h1>MCP for AI assistants</h1>

@@ -89,6 +89,41 @@ export function parsePageQuery(raw: Record<string, unknown>): PageQuery {
   return { filters, search: search.success ? search.data : { limit: 100 }, page, errors };
 }
 
+/** How many pages of PAGE_SIZE the matching reviews fill: at least one, which says when none match. */
+function pageCount(matched: number): number {
+  return Math.max(1, Math.ceil(matched / PAGE_SIZE));
+}
+
+/** The address of a page of the list with these filters: page 1 is the address without `page`. */
+function pageLink(filters: PageQuery['filters'], p: number): string {
+  const params = new URLSearchParams(filters as Record<string, string>);
+  if (p > 1) params.set('page', String(p));
+  const s = params.toString();
+  return s ? `/?${s}` : '/';
+}
+
+/** The number of the last page when the page asked for is past it, else null (page 1 always exists). */
+export function pastLastPage(snap: Snapshot, q: PageQuery): number | null {
+  if (q.page === 1) return null;
+  const last = pageCount(searchReviews(snap.index, { ...q.search, limit: 1 }).matched);
+  return q.page > last ? last : null;
+}
+
+/**
+ * The answer for a page number past the last (404): a link to the last page and to the first.
+ * Not a redirect: the address names a page that does not exist, and a crawler should drop it
+ * rather than file the last page under it.
+ */
+export function renderPastLastPage(snap: Snapshot, baseUrl: string, q: PageQuery, last: number): Html {
+  const b = snap.business;
+  const filtered = Object.keys(q.filters).some((k) => k !== 'sort');
+  const what = filtered ? 'reviews matching these filters' : `reviews of ${b.name}`;
+  const body = html`<h1>No page ${q.page}</h1>
+<p>There ${last === 1 ? html`is only one page` : html`are only ${formatCount(last)} pages`} of ${what}.</p>
+<p>${last === 1 ? html`<a href="${pageLink(q.filters, 1)}">Go to page 1</a>` : html`<a href="${pageLink(q.filters, last)}">Go to page ${formatCount(last)}, the last</a>, or <a href="${pageLink(q.filters, 1)}">to the first page</a>`}.</p>`;
+  return layout({ title: `No page ${q.page}: ${b.name}`, description: `There is no page ${q.page} of ${what}.`, baseUrl, path: '/', canonical: null, noindex: true, business: b }, body);
+}
+
 /**
  * One review, in the list and on its permalink page; the date links to the permalink.
  * public/reviews.js builds the same elements with the same words (a page test compares the
@@ -295,19 +330,15 @@ export function renderReviewPage(snap: Snapshot, baseUrl: string, q: PageQuery):
   // A technician no review names has no rating or share to show: a row of zeros would read as 0% positive.
   const named = ins.entities.technicians.filter((t) => t.mention_count > 0);
   const unnamed = ins.entities.technicians.filter((t) => t.mention_count === 0);
-  const pages = Math.max(1, Math.ceil(all.matched / PAGE_SIZE));
+  const pages = pageCount(all.matched);
+  // The route answers 404 past the last page; a new revision between its check and this render ends on the last.
   const page = Math.min(q.page, pages);
   const shown = all.reviews.slice((page - 1) * PAGE_SIZE, page * PAGE_SIZE);
   const filtered = Object.keys(q.filters).some((k) => k !== 'sort');
   const sort = q.search.sort ?? 'newest';
   // Any parameter (a filter or another order) makes a view search engines are told to skip.
   const indexable = Object.keys(q.filters).length === 0;
-  const link = (p: number) => {
-    const params = new URLSearchParams(q.filters as Record<string, string>);
-    if (p > 1) params.set('page', String(p));
-    const s = params.toString();
-    return s ? `/?${s}` : '/';
-  };
+  const link = (p: number) => pageLink(q.filters, p);
   const total = a.review_count || 1;
   const verified = verifiedCount(snap.index.reviews);
   const firstParty = firstPartyAggregate(snap.index.reviews);

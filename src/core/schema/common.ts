@@ -4,6 +4,9 @@ import { z } from 'zod';
 /** A calendar date, `YYYY-MM-DD`; impossible dates such as 2026-02-30 are rejected. */
 export const IsoDate = z.iso.date().describe('Calendar date, YYYY-MM-DD');
 
+/** IsoDate as a request parameter: one plain message for whatever is wrong with it (the import words its own). */
+export const IsoDateParam = z.iso.date({ error: 'must be a real date written YYYY-MM-DD, e.g. 2026-03-14' }).describe('Calendar date, YYYY-MM-DD');
+
 /** Only web URLs: review text and pages link to these, so `javascript:` and friends are refused. */
 export const WebUrl = z.url({ protocol: /^https?$/ }).max(2048);
 

@@ -1,6 +1,7 @@
 /** The insights document schema. */
 import { z } from 'zod';
 import { IsoDate } from './common.js';
+import { BUILTIN_ASPECTS } from '../insights/taxonomy.js';
 
 const Pct = z.number().min(0).max(100).describe('Percentage, one decimal');
 const Score = z.number().min(-1).max(1).describe('-1 (all negative) .. 1 (all positive)');
@@ -142,7 +143,11 @@ export const InsightsSchema = z
     overall_sentiment: z
       .object({ score: Score, positive_pct: Pct, neutral_pct: Pct, negative_pct: Pct })
       .describe('How all reviews split by polarity'),
-    aspects: z.array(AspectEntrySchema).describe('Each aspect of the service that reviews mention, most mentioned first'),
+    aspects: z
+      .array(AspectEntrySchema)
+      .describe(
+        `Every aspect of the taxonomy, in its fixed order (${BUILTIN_ASPECTS.map((a) => a.id).join(', ')}), then the business profile's custom_aspects in the profile's order. Not sorted by mentions: an aspect no review mentions is listed with mention_count 0; sort by mention_count for the most mentioned first.`,
+      ),
     entities: z
       .object({
         technicians: z.array(TechnicianEntitySchema).describe('Technicians customers name'),

@@ -1,46 +1,47 @@
 /** Search and since: the query, path and result schemas. */
 import { z } from 'zod';
-import { IsoDate } from './common.js';
+import { IsoDate, IsoDateParam } from './common.js';
 import { PublishedReviewSchema, type Review } from './review.js';
 
 /** true or false, as JSON booleans; the query-string face reads the words "true" and "false" (fromQueryString). */
 const Flag = z.boolean({ error: 'must be true or false' });
 
-export const SearchSort = z.enum(['newest', 'oldest', 'highest', 'lowest']);
+export const SearchSort = z.enum(['newest', 'oldest', 'highest', 'lowest'], { error: 'must be newest, oldest, highest or lowest' });
 export type SearchSort = z.infer<typeof SearchSort>;
 
 /**
  * The search filters: one definition for GET /api/reviews/search and the MCP search_reviews
  * tool. Typed as JSON (MCP arguments are JSON: a number must be a number); the query-string
- * face reads decimal text as numbers (fromQueryString in query-string.ts).
+ * face reads decimal text as numbers (fromQueryString in query-string.ts). Each field has one
+ * plain message for whatever is wrong with it (type, range or length), said after its name.
  */
 export const SearchQuerySchema = z
   .strictObject({
-    rating: z.number().int().min(1).max(5).optional().describe('Exact star rating to match (1-5)'),
-    min_rating: z.number().min(1).max(5).optional().describe('Minimum star rating, inclusive (1-5)'),
-    since: IsoDate.optional().describe('Only reviews dated on or after this date (YYYY-MM-DD)'),
-    until: IsoDate.optional().describe('Only reviews dated on or before this date (YYYY-MM-DD)'),
-    query: z.string().min(1).max(200).optional().describe('Case-insensitive substring of the review text'),
+    rating: z.number({ error: 'must be a whole number from 1 to 5' }).int().min(1).max(5).optional().describe('Exact star rating to match (1-5)'),
+    min_rating: z.number({ error: 'must be a number from 1 to 5, e.g. 4 or 4.5' }).min(1).max(5).optional().describe('Minimum star rating, inclusive (1-5)'),
+    since: IsoDateParam.optional().describe('Only reviews dated on or after this date (YYYY-MM-DD)'),
+    until: IsoDateParam.optional().describe('Only reviews dated on or before this date (YYYY-MM-DD)'),
+    query: z.string({ error: 'must be 1 to 200 characters of text' }).min(1).max(200).optional().describe('Case-insensitive substring of the review text'),
     mentions_technician: z
-      .string()
+      .string({ error: "must be a technician's name or alias, 1 to 100 characters" })
       .min(1)
       .max(100)
       .optional()
       .describe("Only reviews naming this technician (name or alias, matched as a whole word)"),
     mentions_service: z
-      .string()
+      .string({ error: 'must be a service id, label or alias, 1 to 100 characters' })
       .min(1)
       .max(100)
       .optional()
       .describe('Only reviews mentioning this service (service id, label or alias)'),
-    limit: z.number().int().min(1).max(100).default(20).describe('Maximum number of reviews returned (1-100)'),
+    limit: z.number({ error: 'must be a whole number from 1 to 100' }).int().min(1).max(100).default(20).describe('Maximum number of reviews returned (1-100)'),
     with_text: Flag.optional().describe('true: only reviews with written text; false: only rating-only reviews'),
     with_reply: Flag.optional().describe("true: only reviews the business has replied to; false: only those without a reply"),
     sort: SearchSort.default('newest').describe(
       'Order of the results: newest (date, newest first; the default), oldest (date, oldest first), highest or lowest (star rating, then newest first). Ties are broken by review id, so the order is total.',
     ),
     cursor: z
-      .string()
+      .string({ error: 'must be the next_cursor of an earlier answer, as given' })
       .min(1)
       .max(512)
       .optional()
@@ -92,8 +93,11 @@ export type SearchResult = z.infer<typeof SearchResultSchema>;
 export type SearchHits = Omit<SearchResult, 'reviews'> & { reviews: Review[] };
 
 export const SincePathSchema = z.strictObject({
-  date: IsoDate.describe('Return reviews dated on or after this date (YYYY-MM-DD)'),
+  date: IsoDateParam.describe('Return reviews dated on or after this date (YYYY-MM-DD)'),
 });
+
+/** The since endpoint takes no query parameters; any is refused by name, as search refuses those it does not know, never ignored (a `limit` would seem to page). */
+export const SinceQuerySchema = z.strictObject({});
 
 export const SinceResultSchema = z
   .object({
@@ -141,7 +145,7 @@ export const SearchToolResultSchema = SearchResultSchema.extend({
 
 /** The MCP tool get_reviews_since: a date, a limit, a cursor for the next page, and short_texts. */
 export const SinceToolQuerySchema = z.strictObject({
-  date: IsoDate.describe('First day to include, YYYY-MM-DD'),
+  date: IsoDateParam.describe('First day to include, YYYY-MM-DD'),
   limit: z
     .number()
     .int()
