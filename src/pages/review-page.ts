@@ -343,10 +343,12 @@ export function renderReviewPage(snap: Snapshot, baseUrl: string, q: PageQuery):
   const verified = verifiedCount(snap.index.reviews);
   const firstParty = firstPartyAggregate(snap.index.reviews);
   const aspects = ins.aspects.filter((x) => x.mention_count > 0).sort((x, y) => y.mention_count - x.mention_count);
-  // Recurring phrases as chips that search for them; the count is what that search finds, so the chip and the list agree.
+  // Recurring phrases as chips that search for them; the count is what that search finds, so the chip and the list agree,
+  // and the chips go in the order of the counts they show (the search finds "burst pipes" for "burst pipe" too).
   const mentions = ins.topics
     .map((t) => ({ label: t.label, matched: searchReviews(snap.index, { query: t.label, limit: 1 }).matched }))
     .filter((m) => m.matched > 0)
+    .sort((x, y) => y.matched - x.matched)
     .slice(0, 8);
   const moreSet = (['rating', 'since', 'until', 'query', 'technician', 'service', 'with_text', 'with_reply'] as const).filter((k) => q.filters[k] !== undefined).length;
 
