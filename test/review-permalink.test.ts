@@ -48,6 +48,13 @@ describe('GET /reviews/{id}', () => {
     assert.ok(page.includes(`href="${r.source_url}"`));
     assert.ok(!page.includes('application/ld+json'), 'third-party reviews carry no JSON-LD');
   });
+  it('says where a review without an original address was published: here, or a site that gives it none', async () => {
+    const here = await (await fetch(`${svc.url}/reviews/${HOSTILE.id}`)).text();
+    assert.match(here, /Written on this site: this page is where it is published\./);
+    const elsewhere = REVIEWS.find((x) => !x.source_url && x.source !== 'website')!;
+    const page = await (await fetch(`${svc.url}/reviews/${elsewhere.id}`)).text();
+    assert.ok(page.includes(`From ${elsewhere.source}, which gives it no public address of its own.`), elsewhere.source);
+  });
   it('a first-party review without text has no reviewBody', async () => {
     const r: Review = { ...OWN, text: null };
     const own = await startTestService({ business: BUSINESS, reviews: [r] });

@@ -34,7 +34,13 @@ export function renderReviewPermalink(r: Review, business: Business, baseUrl: st
   const body = html`<h1>Review by ${r.author}</h1>
 <p class="muted">${r.rating} out of 5 stars for <a href="/">${business.name}</a>, ${r.date}.</p>
 <ol class="reviews">${reviewCard(r, business)}</ol>
-${r.source_url ? html`<p>Original review: <a href="${r.source_url}" rel="nofollow noopener">${r.source_url}</a></p>` : html`<p class="muted">Published from ${r.source}; there is no public page for it there.</p>`}
+${
+  r.source_url
+    ? html`<p>Original review: <a href="${r.source_url}" rel="nofollow noopener">${r.source_url}</a></p>`
+    : r.source === FIRST_PARTY_SOURCE
+      ? html`<p class="muted">Written on this site: this page is where it is published.</p>`
+      : html`<p class="muted">From ${r.source}, which gives it no public address of its own.</p>`
+}
 <p><a href="/">All reviews of ${business.name}</a></p>`;
   return layout(
     {
