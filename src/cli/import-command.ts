@@ -1,7 +1,7 @@
 /** The import command: reads a file with its format's adapter, validates every record and merges them into the store. */
 import { constants } from 'node:buffer';
 import { createReadStream } from 'node:fs';
-import { open, readFile } from 'node:fs/promises';
+import { open, readFile, type FileHandle } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import { extname } from 'node:path';
 import cliProgress from 'cli-progress';
@@ -13,9 +13,10 @@ import { sortNewestFirst } from '../core/reviews.js';
 import { installationFeedTag } from '../snapshot/live-data.js';
 import { analyseAndKeep, DOCUMENT_STEPS, INSIGHTS_KEPT, Snapshot } from '../snapshot/snapshot.js';
 import type { Store, StoredData } from '../store/store.js';
-import { parseCsvImport } from './formats/csv.js';
+import { csvSeparator, parseCsvImport } from './formats/csv.js';
 import { parseGbpImport } from './formats/gbp.js';
 import { parseJsonImport, streamJsonImport } from './formats/json.js';
+import { headText, isBlank, isBlankText, TextReader, wholeText } from './formats/text.js';
 import { ImportFileError, type ParsedImport } from './formats/types.js';
 
 export const IMPORT_FORMATS = ['json', 'csv', 'gbp'] as const;
@@ -28,10 +29,11 @@ export class FileAccessError extends Error {
 
 const WHY: Record<string, string> = { ENOENT: 'no such file', EACCES: 'permission denied', EISDIR: 'it is a folder, not a file' };
 
-/** An import file checked readable: its size and its first bytes, enough to tell its format; its reader reads it whole or streams it. */
+/** An import file checked readable and not empty: its size and its first bytes, enough to tell its format; its reader reads it whole or streams it. */
 export interface ImportFile {
   path: string;
   size: number;
+  /** The first bytes as text (HEAD_BYTES of them at most). */
   head: string;
   /** The whole content of what is not a regular file (a pipe, `/dev/stdin`): it can be read only once, so it is read here. */
   bytes?: Buffer;
@@ -54,28 +56,48 @@ function accessError(path: string, err: unknown): unknown {
   return new FileAccessError(`cannot read ${path}: ${WHY[code] ?? (err as Error).message}`);
 }
 
-/** Opens the file named on the command line and reads its first bytes; a FileAccessError names the file and why it cannot be read. */
+/** The file opened, and whether it holds nothing but white space. */
+async function readHead(path: string, handle: FileHandle): Promise<{ file: ImportFile; blank: boolean }> {
+  const stat = await handle.stat();
+  if (stat.isDirectory()) throw Object.assign(new Error('a folder'), { code: 'EISDIR' });
+  if (!stat.isFile()) {
+    const bytes = await handle.readFile();
+    const head = headText(bytes.subarray(0, HEAD_BYTES));
+    return { file: { path, size: bytes.length, head, bytes }, blank: isBlankText(head) && (bytes.length <= HEAD_BYTES || (await isBlank(chunksOf(bytes)))) };
+  }
+  const { buffer, bytesRead } = await handle.read(Buffer.alloc(Math.min(HEAD_BYTES, stat.size)), 0, Math.min(HEAD_BYTES, stat.size), 0);
+  const head = headText(buffer.subarray(0, bytesRead));
+  // Past a blank head the file is read on only up to its first other character.
+  const blank = isBlankText(head) && (bytesRead === stat.size || (await isBlank(handle.createReadStream({ start: 0, autoClose: false }))));
+  return { file: { path, size: stat.size, head }, blank };
+}
+
+/**
+ * Opens the file named on the command line and reads its first bytes; a FileAccessError names
+ * the file and why it cannot be read, an ImportFileError says it is empty (nothing, or only
+ * white space): with --replace such a file would empty the store, and it is never what was meant.
+ */
 export async function openImportFile(path: string): Promise<ImportFile> {
+  let opened;
   try {
     const handle = await open(path, 'r');
     try {
-      const stat = await handle.stat();
-      if (stat.isDirectory()) throw Object.assign(new Error('a folder'), { code: 'EISDIR' });
-      if (!stat.isFile()) {
-        const bytes = await handle.readFile();
-        return { path, size: bytes.length, head: bytes.toString('utf8', 0, HEAD_BYTES), bytes };
-      }
-      const { buffer, bytesRead } = await handle.read(Buffer.alloc(Math.min(HEAD_BYTES, stat.size)), 0, Math.min(HEAD_BYTES, stat.size), 0);
-      return { path, size: stat.size, head: buffer.toString('utf8', 0, bytesRead) };
+      opened = await readHead(path, handle);
     } finally {
       await handle.close();
     }
   } catch (err) {
     throw accessError(path, err);
   }
+  if (opened.blank) {
+    const what = opened.file.size === 0 ? '0 bytes' : 'only white space';
+    throw new ImportFileError(`${path} is empty (${what}): there is nothing to import, and nothing was imported; check that this is the file you meant and that whatever wrote it had finished`);
+  }
+  return opened.file;
 }
 
-const wholeText = async (file: ImportFile) => (file.bytes ? file.bytes.toString('utf8') : readFile(file.path, 'utf8'));
+/** The whole file as text: UTF-8 or UTF-16 with its byte order mark, anything else refused (TextReader). */
+const textOf = async (file: ImportFile) => wholeText(file.path, file.bytes ?? (await readFile(file.path)));
 
 /** Bytes read at a time from what was read already, as a file is read. */
 const CHUNK_BYTES = 64 * 1024;
@@ -84,17 +106,28 @@ function* chunksOf(bytes: Buffer): Generator<Buffer> {
   for (let at = 0; at < bytes.length; at += CHUNK_BYTES) yield bytes.subarray(at, at + CHUNK_BYTES);
 }
 
-/** The file as a stream of its bytes. */
-const streamOf = (file: ImportFile): Readable => (file.bytes ? Readable.from(chunksOf(file.bytes)) : createReadStream(file.path));
+/** Chunks of a file checked as text on the way (TextReader): UTF-8 passed on as it is, UTF-16 as UTF-8, for the readers. */
+async function* checkedText(path: string, chunks: AsyncIterable<Buffer> | Iterable<Buffer>): AsyncGenerator<Buffer> {
+  const reader = new TextReader(path);
+  for await (const chunk of chunks) {
+    const text = reader.push(chunk);
+    if (reader.utf8) yield chunk;
+    else if (text !== '') yield Buffer.from(text);
+  }
+  reader.end();
+}
+
+/** The file as a stream of UTF-8 bytes. */
+const streamOf = (file: ImportFile): Readable => Readable.from(checkedText(file.path, file.bytes ? chunksOf(file.bytes) : createReadStream(file.path)));
 
 /** Each format's reader; `wholeTextBytes` is WHOLE_TEXT_BYTES but in tests. */
 const READERS: Record<ImportFormat, (file: ImportFile, wholeTextBytes: number) => Promise<ParsedImport>> = {
-  json: async (file, limit) => (file.size <= limit ? parseJsonImport(await wholeText(file)) : streamJsonImport(streamOf(file))),
-  csv: (file) => parseCsvImport(streamOf(file)),
+  json: async (file, limit) => (file.size <= limit ? parseJsonImport(await textOf(file)) : streamJsonImport(streamOf(file))),
+  csv: (file) => parseCsvImport(streamOf(file), csvSeparator(file.head)),
   gbp: async (file, limit) => {
     // A reviews.list response is a page of at most 50 reviews: a file this large is not one.
     if (file.size > limit) throw new ImportFileError(`a Google Business Profile file is read whole, and this one (${file.size.toLocaleString('en')} bytes) is larger than ${limit.toLocaleString('en')} bytes; split it into smaller files (a reviews.list page holds at most 50 reviews) or convert it to our JSON or CSV (docs/import.md)`);
-    return parseGbpImport(await wholeText(file));
+    return parseGbpImport(await textOf(file));
   },
 };
 
@@ -115,6 +148,8 @@ export interface ImportOptions {
   /** Guessed from the file's name and content when not given (guessFormat). */
   format: ImportFormat | undefined;
   replace: boolean;
+  /** With `replace`, a file of no reviews may remove every stored one (`--allow-empty`); without it such an import is refused. */
+  allowEmpty?: boolean;
   dryRun: boolean;
   /** Draw progress bars (only on a terminal). */
   progress: boolean;
@@ -148,6 +183,16 @@ export async function runImport(store: Store, opts: ImportOptions): Promise<{ su
     reviews = validateRecords(parsed.records, { spellings: parsed.spellings, onProgress: (n) => checking.update(n) });
   } finally {
     checking.stop();
+  }
+  // A file of no reviews replacing them all is far more often an export gone wrong than a wish: asked for by name.
+  if (opts.replace && reviews.length === 0 && !opts.allowEmpty) {
+    const { removed } = await store.importReviews({ reviews, business, replace: true, dryRun: true });
+    if (removed > 0) {
+      const all = removed === 1 ? 'the 1 stored review' : `all ${removed.toLocaleString('en')} stored reviews`;
+      throw new ImportFileError(
+        `${opts.file.path} holds no reviews, so --replace would remove ${all}; nothing was imported. Check that this is the file you meant; to empty the store on purpose, add --allow-empty`,
+      );
+    }
   }
   const writing = progressBar(opts.progress, 'writing', reviews.length);
   let outcome;

@@ -2,7 +2,7 @@
 import { createWriteStream, existsSync } from 'node:fs';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { parseArgs } from 'node:util';
+import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { ConfigError, loadBaseUrl, loadDatabaseConfig, loadServeConfig, progressWanted, type StoreLocation } from '../config.js';
 import { datasetJson, PLACEHOLDER_BUSINESS } from '../core/dataset.js';
 import { DEMO_BUSINESS } from '../core/demo/business.js';
@@ -21,25 +21,64 @@ const USAGE = `reviewcast: publish one business's customer reviews
 
 Usage:
   reviewcast serve                 start the HTTP service (env: PORT, HOST, BASE_URL, DATABASE_URL, LOG_LEVEL)
-  reviewcast import <file> [--format json|csv|gbp] [--replace] [--dry-run]
+  reviewcast import <file> [--format json|csv|gbp] [--replace [--allow-empty]] [--dry-run]
                                    merge reviews from a file into the database, then make what the
                                    service serves for it (env: DATABASE_URL; with BASE_URL, also the
-                                   documents that name it)
+                                   documents that name it). The file is UTF-8 (or UTF-16 with its
+                                   byte order mark); CSV cells are separated by commas, semicolons or
+                                   tabs, as its header row shows. --replace makes the stored reviews
+                                   exactly the file's; a file of no reviews is refused with it, as
+                                   it would remove them all, unless --allow-empty is given too.
+                                   --dry-run says what would change and writes nothing (refused
+                                   where the import would be).
   reviewcast prepare               make what this build serves for the data as it is and keep it in
                                    the store, so the service's next start reads it: run it after an
                                    upgrade, before the new build serves (env: DATABASE_URL; with
                                    BASE_URL, also the documents that name it)
   reviewcast export [file]         write the /reviews.json document (stdout when no file)
   reviewcast hub list [--json]     list WebSub subscriptions (callback, topic, state, lease end, failures)
-  reviewcast --version | --help
+  reviewcast --version | --help    (--help or -h after a command: this text too)
 
-Exit codes: 0 ok; 1 invalid import data (prepare: what it makes could not be kept; serve: the
-shutdown timed out); 2 bad usage or configuration (including a file that cannot be read or
-written, and prepare's database file missing); 3 the store cannot be opened (DATABASE_URL: corrupt
-or read-only file, unreachable database); 4 serve cannot listen (the port is in use or not
+Exit codes: 0 ok; 1 invalid import data, nothing written (an empty file, text that is not UTF-8,
+a file that is not its format, an invalid record, or --replace with no reviews without
+--allow-empty; prepare: what it makes could not be kept; serve: the shutdown timed out); 2 bad
+usage or configuration (including an unknown option, a file that cannot be read or written, and
+prepare's database file missing); 3 the store cannot be opened (DATABASE_URL: corrupt or
+read-only file, unreachable database); 4 serve cannot listen (the port is in use or not
 permitted: PORT, HOST).`;
 
 class UsageError extends Error {}
+
+/** `--help` or `-h` after a command: the usage, on stdout, exit 0. */
+class HelpWanted extends Error {}
+
+/** Levenshtein distance, for a mistyped option's likely meaning. */
+function editDistance(a: string, b: string): number {
+  let row = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const next = [i];
+    for (let j = 1; j <= b.length; j++) next[j] = Math.min(row[j]! + 1, next[j - 1]! + 1, row[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    row = next;
+  }
+  return row[b.length]!;
+}
+
+/**
+ * A command's arguments, parsed. `--help` anywhere before `--` asks for the usage; an option the
+ * command does not take is named as typed, with the one it is likely to mean (Node's own message
+ * says to pass it after `--` as a file name, which is never what was meant here).
+ */
+function commandArgs<T extends NonNullable<ParseArgsConfig['options']>>(args: string[], options: T) {
+  const { tokens } = parseArgs({ args, options, allowPositionals: true, strict: false, tokens: true });
+  const given = tokens.flatMap((t) => (t.kind === 'option' ? [t] : []));
+  if (given.some((t) => t.name === 'help' || t.name === 'h')) throw new HelpWanted();
+  const unknown = given.find((t) => !Object.hasOwn(options, t.name));
+  if (unknown) {
+    const near = [...Object.keys(options), 'help'].find((k) => (unknown.name.length >= 2 && k.startsWith(unknown.name)) || editDistance(unknown.name, k) <= 2);
+    throw new UsageError(`unknown option ${unknown.rawName}${near ? `; did you mean --${near}?` : ''}`);
+  }
+  return parseArgs({ args, options, allowPositionals: true });
+}
 
 /** Opens the store and reads it: the first read is part of opening, so a file whose header is sound but whose pages are not is a StoreOpenError (exit 3). */
 async function openAndLoad(database: StoreLocation): Promise<{ store: Store; data: StoredData }> {
@@ -51,7 +90,8 @@ async function openAndLoad(database: StoreLocation): Promise<{ store: Store; dat
   return { store, data };
 }
 
-async function serve(): Promise<void> {
+async function serve(args: string[]): Promise<void> {
+  if (commandArgs(args, {}).positionals.length > 0) throw new UsageError('serve takes no arguments: its settings are environment variables (PORT, HOST, BASE_URL, DATABASE_URL ...; docs/operations.md)');
   const config = loadServeConfig();
   const logger = createLogger(config.logLevel);
   const { store, data } = await openAndLoad(config.database);
@@ -98,12 +138,14 @@ async function serve(): Promise<void> {
 }
 
 async function importCommand(args: string[]): Promise<void> {
-  const { values, positionals } = parseArgs({
-    args,
-    allowPositionals: true,
-    options: { format: { type: 'string' }, replace: { type: 'boolean', default: false }, 'dry-run': { type: 'boolean', default: false } },
+  const { values, positionals } = commandArgs(args, {
+    format: { type: 'string' },
+    replace: { type: 'boolean', default: false },
+    'allow-empty': { type: 'boolean', default: false },
+    'dry-run': { type: 'boolean', default: false },
   });
   if (positionals.length !== 1) throw new UsageError('import takes exactly one file');
+  if (values['allow-empty'] && !values.replace) throw new UsageError('--allow-empty goes with --replace: an import without it removes nothing');
   const file = positionals[0]!;
   if (values.format !== undefined && !(IMPORT_FORMATS as readonly string[]).includes(values.format)) {
     throw new UsageError(`--format must be one of ${IMPORT_FORMATS.join(', ')}`);
@@ -115,7 +157,7 @@ async function importCommand(args: string[]): Promise<void> {
   const source = await openImportFile(file);
   const store = await openStore(loadDatabaseConfig());
   try {
-    const { summary, notice, changed } = await runImport(store, { file: source, format, replace: values.replace, dryRun: values['dry-run'], progress: progressWanted() });
+    const { summary, notice, changed } = await runImport(store, { file: source, format, replace: values.replace, allowEmpty: values['allow-empty'], dryRun: values['dry-run'], progress: progressWanted() });
     process.stdout.write(`${summary}\n`);
     if (notice !== undefined) process.stderr.write(`reviewcast import: ${notice}\n`);
     if (changed) {
@@ -131,7 +173,7 @@ async function importCommand(args: string[]): Promise<void> {
 }
 
 async function prepareCommand(args: string[]): Promise<void> {
-  const { positionals } = parseArgs({ args, allowPositionals: true, options: {} });
+  const { positionals } = commandArgs(args, {});
   if (positionals.length > 0) throw new UsageError('prepare takes no arguments');
   // As for an import: the documents only for a BASE_URL given, since the first origin a database
   // is prepared or served for names its feed entries for good.
@@ -163,7 +205,7 @@ async function prepareCommand(args: string[]): Promise<void> {
 }
 
 async function exportCommand(args: string[]): Promise<void> {
-  const { positionals } = parseArgs({ args, allowPositionals: true, options: {} });
+  const { positionals } = commandArgs(args, {});
   if (positionals.length > 1) throw new UsageError('export takes at most one file');
   const store = await openStore(loadDatabaseConfig());
   try {
@@ -196,7 +238,7 @@ function printable(value: string): string {
 }
 
 async function hubCommand(args: string[]): Promise<void> {
-  const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { json: { type: 'boolean', default: false } } });
+  const { values, positionals } = commandArgs(args, { json: { type: 'boolean', default: false } });
   if (positionals.length !== 1 || positionals[0] !== 'list') throw new UsageError('usage: reviewcast hub list [--json]');
   const store = await openStore(loadDatabaseConfig());
   try {
@@ -235,7 +277,7 @@ async function main(argv: string[]): Promise<number> {
   try {
     switch (command) {
       case 'serve':
-        await serve();
+        await serve(rest);
         return -1;
       case 'import':
         await importCommand(rest);
@@ -262,6 +304,10 @@ async function main(argv: string[]): Promise<number> {
         throw new UsageError(command === undefined ? 'no command given' : `unknown command "${command}"`);
     }
   } catch (err) {
+    if (err instanceof HelpWanted) {
+      process.stdout.write(`${USAGE}\n`);
+      return 0;
+    }
     if (err instanceof ConfigError) {
       process.stderr.write(`reviewcast: invalid configuration: ${err.message}\n`);
       return 2;

@@ -39,8 +39,8 @@ export async function streamJsonImport(input: Readable): Promise<ParsedImport> {
       },
     );
   } catch (err) {
-    // A read error (the file went away) is the file's, not its JSON's.
-    if ((err as NodeJS.ErrnoException).code !== undefined) throw err;
+    // A read error (the file went away) or bytes that are not text are the file's, not its JSON's.
+    if (err instanceof ImportFileError || (err as NodeJS.ErrnoException).code !== undefined) throw err;
     throw new ImportFileError(`not valid JSON: ${(err as Error).message} (within the first ${read.toLocaleString('en')} bytes)`);
   }
   // The streaming parser reads a sequence of values; a file is one document.

@@ -1,0 +1,362 @@
+/** What `reviewcast import` refuses and how it says so: empty files, text that is not UTF-8, CSV headers and syntax, emptying --replace, and its options. */
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { existsSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Readable } from 'node:stream';
+import { describe, it } from 'node:test';
+import { parseCsvImport } from '../src/cli/formats/csv.js';
+import { ImportFileError } from '../src/cli/formats/types.js';
+import { openImportFile, runImport } from '../src/cli/import-command.js';
+import { BUSINESS } from './fixtures/data.js';
+import { ROOT, TEST_STORE, freshDatabase, openTestStore, runCli, tempDir } from './helpers.js';
+
+const FOUR = `author,rating,date,source
+Ann,5,2026-01-01,google
+Bob,4,2026-01-02,google
+Cid,3,2026-01-03,yelp
+Dee,2,2026-01-04,yelp
+`;
+
+/** What an import may change: the reviews (their ids and authors), the profile and the revision. */
+async function contents(db: string) {
+  const store = await openTestStore(db);
+  try {
+    const data = await store.load();
+    return {
+      reviews: data.reviews.map((r) => `${r.id} ${r.author}`).sort(),
+      authors: data.reviews.map((r) => r.author).sort(),
+      business: data.business?.name ?? null,
+      revision: data.revision.revision,
+    };
+  } finally {
+    await store.close();
+  }
+}
+
+/** A database holding the four reviews of FOUR, a folder for files, and what the database holds. */
+async function seeded() {
+  const dir = tempDir();
+  const db = await freshDatabase();
+  const env = { DATABASE_URL: db };
+  writeFileSync(join(dir, 'four.csv'), FOUR);
+  const seed = await runCli(['import', join(dir, 'four.csv')], env);
+  assert.equal(seed.code, 0, seed.stderr);
+  const before = await contents(db);
+  assert.equal(before.reviews.length, 4);
+  return { dir, db, env, before };
+}
+
+/** Runs the CLI on `content` written to `name` in `dir`; the file's path and the result. */
+async function importing(dir: string, name: string, content: string | Buffer, args: string[], env: Record<string, string>) {
+  const file = join(dir, name);
+  writeFileSync(file, content);
+  return { file, res: await runCli(['import', file, ...args], env) };
+}
+
+/** Runs the CLI with `file` piped to its stdin through a shell, as an operator would (`cat file | reviewcast import /dev/stdin`); spawn's own stdin is a socket, which /dev/stdin cannot open. */
+function piped(file: string, args: string[], env: Record<string, string>) {
+  return spawnSync('bash', ['-c', 'node="$1" main="$2"; shift 2; cat "$0" | "$node" --import tsx "$main" import "$@" /dev/stdin', file, process.execPath, join(ROOT, 'src/cli/main.ts'), ...args], {
+    cwd: ROOT,
+    env: { ...process.env, LOG_LEVEL: 'warn', ...env },
+    encoding: 'utf8',
+  });
+}
+
+const USAGE_START = "reviewcast: publish one business's customer reviews\n";
+
+describe('reviewcast import: an empty file', () => {
+  it('is refused in every format (0 bytes, white space, a byte order mark alone), naming it, and the store is unchanged', async () => {
+    const { dir, db, env, before } = await seeded();
+    for (const [name, content, args, what] of [
+      ['empty.csv', '', ['--replace'], '0 bytes'],
+      ['empty.json', '', ['--replace'], '0 bytes'],
+      ['google.json', '', ['--format', 'gbp', '--replace'], '0 bytes'],
+      ['blank.json', ' \n\t\r\n ', ['--replace'], 'only white space'],
+      ['bom.csv', '\ufeff\r\n\r\n', ['--replace'], 'only white space'],
+      ['utf16.csv', Buffer.from('\ufeff \n', 'utf16le'), ['--replace'], 'only white space'],
+      // Blank past the first bytes read to tell the format.
+      ['large.csv', ' '.repeat(200_000), ['--replace', '--dry-run'], 'only white space'],
+    ] as const) {
+      const { file, res } = await importing(dir, name, content, [...args], env);
+      assert.equal(res.code, 1, `${name}: ${res.stderr}`);
+      assert.equal(res.stdout, '', name);
+      assert.equal(
+        res.stderr,
+        `reviewcast import: ${file} is empty (${what}): there is nothing to import, and nothing was imported; check that this is the file you meant and that whatever wrote it had finished\n`,
+        name,
+      );
+    }
+    assert.deepEqual(await contents(db), before);
+  });
+
+  it('is refused before the database is opened, from a pipe too; text after a long blank start is no empty file', async () => {
+    const dir = tempDir();
+    const db = join(dir, 'never.db');
+    const { file, res } = await importing(dir, 'empty.csv', '', [], { DATABASE_URL: db });
+    assert.match(res.stderr, /is empty \(0 bytes\)/);
+    const pipe = piped(file, ['--format', 'csv', '--replace'], { DATABASE_URL: db });
+    assert.equal(pipe.status, 1);
+    assert.match(pipe.stderr, /^reviewcast import: \/dev\/stdin is empty \(0 bytes\)/);
+    if (TEST_STORE === 'sqlite') assert.equal(existsSync(db), false, 'no database file is made for an empty file');
+    const late = await importing(dir, 'late.json', `${' '.repeat(100_000)}[]`, [], { DATABASE_URL: await freshDatabase() });
+    assert.equal(late.res.code, 0, late.res.stderr);
+    assert.match(late.res.stdout, /^imported 0 records/);
+  });
+
+  it('a CSV file whose first line names no column is said to have no header row', async () => {
+    const { dir, db, env, before } = await seeded();
+    const { res } = await importing(dir, 'rows.csv', 'Eve,5,2026-01-05,google\nFay,4,2026-01-06,google\n', ['--replace'], env);
+    assert.equal(res.code, 1);
+    assert.match(res.stderr, /^reviewcast import: CSV file has no header row: its first line \(Eve, 5, 2026-01-05, google\) names no known column; the first line must name the columns, e\.g\. author,rating,date,source \(known: id, author, /);
+    assert.deepEqual(await contents(db), before);
+    // The reader on its own: blank lines are no header either.
+    await assert.rejects(parseCsvImport(Readable.from([Buffer.from('\r\n\n\r\n')])), (err: Error) => err instanceof ImportFileError && /^CSV file has no header row/.test(err.message));
+  });
+});
+
+describe('reviewcast import --replace with a file of no reviews', () => {
+  const refusal = (file: string, n: number) => `reviewcast import: ${file} holds no reviews, so --replace would remove all ${n} stored reviews; nothing was imported. Check that this is the file you meant; to empty the store on purpose, add --allow-empty\n`;
+
+  it('is refused in every format, saying how many reviews it would remove, and the store is unchanged; a dry run is refused the same way', async () => {
+    const { dir, db, env, before } = await seeded();
+    for (const [name, content, args] of [
+      ['header.csv', 'author,rating,date,source\n', []],
+      ['bare.json', '[]', []],
+      ['doc.json', '{"reviews": []}', []],
+      ['profile.json', JSON.stringify({ business: BUSINESS, reviews: [] }), []],
+      ['google.json', '{"reviews": [], "averageRating": 0}', ['--format', 'gbp']],
+      ['header.csv', 'author,rating,date,source\n', ['--dry-run']],
+    ] as const) {
+      const { file, res } = await importing(dir, name, content, ['--replace', ...args], env);
+      assert.equal(res.code, 1, `${name}: ${res.stderr}`);
+      assert.equal(res.stdout, '', name);
+      assert.equal(res.stderr, refusal(file, 4), name);
+    }
+    assert.deepEqual(await contents(db), before);
+  });
+
+  it('--allow-empty empties the store (a dry run with it says it would); without --replace it is a usage error', async () => {
+    const { dir, db, env, before } = await seeded();
+    const file = join(dir, 'header.csv');
+    writeFileSync(file, 'author,rating,date,source\n');
+    const lone = await runCli(['import', file, '--allow-empty'], env);
+    assert.equal(lone.code, 2);
+    assert.match(lone.stderr, /^reviewcast: --allow-empty goes with --replace: an import without it removes nothing\n\nreviewcast: publish/);
+    const dry = await runCli(['import', file, '--replace', '--allow-empty', '--dry-run'], env);
+    assert.equal(dry.code, 0, dry.stderr);
+    assert.equal(dry.stdout, 'dry run, nothing written: would be 0 added, 0 updated, 4 removed, 0 unchanged\n');
+    assert.deepEqual(await contents(db), before);
+    const emptied = await runCli(['import', file, '--replace', '--allow-empty'], env);
+    assert.equal(emptied.code, 0, emptied.stderr);
+    assert.match(emptied.stdout, /^imported 0 records: 0 added, 0 updated, 4 removed, 0 unchanged; revision 1 -> 2\n/);
+    assert.deepEqual((await contents(db)).reviews, []);
+    // Nothing left to remove: nothing to refuse.
+    const again = await runCli(['import', file, '--replace'], env);
+    assert.equal(again.code, 0, again.stderr);
+    assert.match(again.stdout, /revision 2 \(no change\)/);
+  });
+
+  it('a profile alone, without --replace, still updates the profile and keeps the reviews', async () => {
+    const { dir, db, env, before } = await seeded();
+    const { res } = await importing(dir, 'profile.json', JSON.stringify({ business: BUSINESS, reviews: [] }), [], env);
+    assert.equal(res.code, 0, res.stderr);
+    assert.match(res.stdout, /^imported 0 records: 0 added, 0 updated, 0 removed, 0 unchanged; business profile updated; revision 1 -> 2\n/);
+    const after = await contents(db);
+    assert.deepEqual(after.reviews, before.reviews);
+    assert.equal(after.business, BUSINESS.name);
+  });
+});
+
+describe('reviewcast import: text that is not UTF-8', () => {
+  const latin1 = Buffer.from('author,rating,date,source\nJos\xe9 M\xfcller,5,2026-01-05,google\n', 'latin1');
+
+  it('a Latin-1 CSV is refused with the byte, its line and offset, and the command that converts it; the store is unchanged; the converted copy imports', async () => {
+    const { dir, db, env, before } = await seeded();
+    const { file, res } = await importing(dir, 'latin.csv', latin1, ['--replace'], env);
+    assert.equal(res.code, 1);
+    const copy = join(dir, 'latin-utf8.csv');
+    assert.equal(
+      res.stderr,
+      `reviewcast import: ${file} is not UTF-8 text: the byte 0xE9 on line 2 (29 bytes from the start of the file) is not part of a UTF-8 character. The file was probably saved in an older encoding such as Windows-1252 or Latin-1 (ISO-8859-1); nothing was imported. Convert it to UTF-8 (iconv -f windows-1252 -t utf-8 ${file} > ${copy} and import the copy), or save it again as UTF-8 (in Excel: "CSV UTF-8")\n`,
+    );
+    assert.deepEqual(await contents(db), before);
+    const command = /\((iconv [^)]*) and import the copy\)/.exec(res.stderr)![1]!;
+    assert.equal(spawnSync('bash', ['-c', command]).status, 0);
+    const fixed = await runCli(['import', copy], env);
+    assert.equal(fixed.code, 0, fixed.stderr);
+    assert.ok((await contents(db)).authors.includes('José Müller'));
+  });
+
+  it('JSON read whole and streamed, and a pipe, are refused the same way; a bad byte far in is found at its exact offset and line', async () => {
+    const dir = tempDir();
+    const rows = Array.from({ length: 3000 }, (_, i) => `{"author": "Zoë ${i}", "rating": 5, "date": "2026-01-01", "source": "google"}`);
+    const text = `[\n${rows.join(',\n')},\n{"author": "Ren\xe9e", "rating": 4, "date": "2026-01-02", "source": "google"}\n]\n`;
+    const bytes = Buffer.concat([Buffer.from(text.slice(0, text.indexOf('Ren\xe9e') + 3), 'utf8'), Buffer.from([0xe9]), Buffer.from(text.slice(text.indexOf('Ren\xe9e') + 4), 'utf8')]);
+    const file = join(dir, 'big.json');
+    writeFileSync(file, bytes);
+    const where = `on line 3,002 (${bytes.indexOf(0xe9).toLocaleString('en')} bytes from the start of the file)`;
+    assert.ok(bytes.indexOf(0xe9) > 128 * 1024, 'past the first chunks read');
+    for (const wholeTextBytes of [Number.MAX_SAFE_INTEGER, 1]) {
+      const store = await openTestStore(await freshDatabase());
+      try {
+        await assert.rejects(runImport(store, { file: await openImportFile(file), format: undefined, wholeTextBytes, replace: false, dryRun: false, progress: false }), (err: Error) => {
+          assert.ok(err instanceof ImportFileError, err.stack);
+          assert.ok(err.message.startsWith(`${file} is not UTF-8 text: the byte 0xE9 ${where} is not part`), err.message);
+          return true;
+        });
+        assert.equal((await store.load()).reviews.length, 0);
+      } finally {
+        await store.close();
+      }
+    }
+    writeFileSync(join(dir, 'latin.csv'), latin1);
+    const pipe = piped(join(dir, 'latin.csv'), ['--format', 'csv'], { DATABASE_URL: await freshDatabase() });
+    assert.equal(pipe.status, 1);
+    assert.match(pipe.stderr, /^reviewcast import: \/dev\/stdin is not UTF-8 text: the byte 0xE9 on line 2 \(29 bytes from the start of the file\) .* Convert it to UTF-8 \(pipe it through iconv -f windows-1252 -t utf-8 on its way in\)/);
+  });
+
+  it('a character cut by a chunk boundary is whole; a file cut inside a character is refused at its start', async () => {
+    const { dir, db, env } = await seeded();
+    // "é" (2 bytes) straddling the end of the first 64 KiB the stream reads.
+    let csv = 'author,rating,date,source,text\n';
+    let rows = 0;
+    while (Buffer.byteLength(csv) < 63_000) csv += `P${rows++},5,2026-01-09,google,${'x'.repeat(900)}\n`;
+    const last = 'Ann,5,2026-01-09,google,';
+    csv += `${last}${'x'.repeat(65_535 - Buffer.byteLength(csv) - last.length)}é\n`;
+    assert.equal(Buffer.from(csv).indexOf(Buffer.from('é')), 65_535);
+    const { res } = await importing(dir, 'straddle.csv', csv, [], env);
+    assert.equal(res.code, 0, res.stderr);
+    assert.match(res.stdout, new RegExp(`^imported ${rows + 1} records: ${rows + 1} added`));
+    const cut = Buffer.concat([Buffer.from('author,rating,date,source,text\nAnn,5,2026-01-09,google,caf'), Buffer.from([0xc3])]);
+    const truncated = await importing(dir, 'cut.csv', cut, [], env);
+    assert.equal(truncated.res.code, 1);
+    assert.match(truncated.res.stderr, new RegExp(`the byte 0xC3 on line 2 \\(${cut.length - 1} bytes from the start of the file\\)`));
+    assert.equal((await contents(db)).reviews.length, 4 + rows + 1);
+  });
+
+  it('UTF-16 with its byte order mark (either order) and UTF-8 with one import; UTF-16 holding half a character is refused', async () => {
+    const { dir, db, env } = await seeded();
+    const csv = '\ufeffauthor,rating,date,source\nJosé Müller,5,2026-02-01,google\n';
+    const swapped = (b: Buffer) => Buffer.from(b.map((_, i) => b[i ^ 1]!));
+    for (const [name, content] of [
+      ['le.csv', Buffer.from(csv, 'utf16le')],
+      ['be.csv', swapped(Buffer.from(csv, 'utf16le'))],
+      ['bom.csv', Buffer.from(csv, 'utf8')],
+      ['le.json', Buffer.from('\ufeff[{"author": "Zoë", "rating": 4, "date": "2026-02-02", "source": "google"}]', 'utf16le')],
+    ] as const) {
+      const { res } = await importing(dir, name, content, [], env);
+      assert.equal(res.code, 0, `${name}: ${res.stderr}`);
+    }
+    // The same review from three files, and one from JSON.
+    assert.deepEqual((await contents(db)).authors.filter((a) => a === 'José Müller' || a === 'Zoë'), ['José Müller', 'Zoë']);
+    // A high surrogate (D83D) with no low one after it.
+    const before = Buffer.from('\ufeffauthor,rating,date,source\nA', 'utf16le');
+    const half = Buffer.concat([before, Buffer.from([0x3d, 0xd8]), Buffer.from(',5,2026-02-03,google\n', 'utf16le')]);
+    const { file, res } = await importing(dir, 'half.csv', half, [], env);
+    assert.equal(res.code, 1);
+    assert.equal(res.stderr, `reviewcast import: ${file} starts with a UTF-16 byte order mark but is not UTF-16 text on line 2 (${before.length} bytes from the start of the file) (half a character, or a file cut short); nothing was imported. Save it again as UTF-8 from the program that made it\n`);
+    assert.equal((await contents(db)).reviews.length, 6);
+  });
+});
+
+describe('reviewcast import: the CSV header', () => {
+  it('a missing required column is one error about the header, not one per row, and the store is unchanged', async () => {
+    const { dir, db, env, before } = await seeded();
+    const rows = Array.from({ length: 5000 }, (_, i) => `A${i},5,2026-01-01,fine`).join('\n');
+    const said = 'reviewcast import: CSV header has no "source" column, which every review needs; nothing was imported (required: author, rating, date, source; found: author, rating, date, text)\n';
+    const { res } = await importing(dir, 'nosource.csv', `author,rating,date,text\n${rows}\n`, ['--replace'], env);
+    assert.equal(res.code, 1);
+    assert.equal(res.stderr, said);
+    // A row that is not valid CSV further on: the header is said first all the same.
+    const later = await importing(dir, 'nosource-bad.csv', `author,rating,date,text\n${rows}\n"unclosed,5,2026-01-01,x\n`, ['--replace'], env);
+    assert.equal(later.res.stderr, said);
+    const two = await importing(dir, 'two.csv', 'author,rating,text\nA,5,fine\n', [], env);
+    assert.match(two.res.stderr, /^reviewcast import: CSV header has no "date" and "source" columns, which every review needs/);
+    const cased = await importing(dir, 'cased.csv', 'Author,rating,date,Source\nA,5,2026-01-01,google\n', [], env);
+    assert.match(cased.res.stderr, /^reviewcast import: CSV header has unknown column\(s\): Author \(author\?\), Source \(source\?\); known: /);
+    assert.deepEqual(await contents(db), before);
+  });
+});
+
+describe('reviewcast import: CSV that does not parse', () => {
+  it('says the file is not valid CSV, the line, and what to check; the store is unchanged', async () => {
+    const { dir, db, env, before } = await seeded();
+    const head = 'author,rating,date,text,source\n';
+    // Rows enough that the parser is ahead of the rows taken when it fails.
+    const many = Array.from({ length: 5000 }, (_, i) => `A${i},5,2026-01-01,fine,google\n`).join('');
+    const quoting = 'a cell holding a comma, a line break or a double quote is written inside double quotes, and a double quote inside it is written twice: ""';
+    for (const [name, content, message] of [
+      ['unclosed.csv', `${head}${many}\nB,5,2026-01-01,"it was,google\nC,5,2026-01-01,ok,google\n`, `not valid CSV: a double quote opened in the row starting on line 5003 is never closed, so the rest of the file would be one cell; check that row for a missing closing " (${quoting})`],
+      ['opening.csv', `${head}A,5,2026-01-01,he said "hi",google\n`, `not valid CSV: on line 2 a double quote is inside a cell that does not start with one; check that line: ${quoting}`],
+      ['closing.csv', `${head}A,5,2026-01-01,"multi\r\nline" then,google\n`, `not valid CSV: on line 3 a quoted cell goes on after its closing double quote; check that line: ${quoting}`],
+      ['wide.csv', `${head}A,5,2026-01-01,"two\nlines",google\nB,4,2026-01-02,good, fast,google\n`, `not valid CSV: the row on line 4 has 6 cells and the header 5; check it for a text holding a comma outside double quotes (${quoting})`],
+      ['narrow.csv', `${head}B,4,2026-01-02,google\n`, 'not valid CSV: the row on line 2 has 4 cells and the header 5; every row needs a cell for each column, empty ones too (two commas in a row)'],
+    ] as const) {
+      const { res } = await importing(dir, name, content, ['--replace'], env);
+      assert.equal(res.code, 1, `${name}: ${res.stderr}`);
+      assert.equal(res.stderr, `reviewcast import: ${message}\n`, name);
+    }
+    assert.deepEqual(await contents(db), before);
+  });
+
+  it('reads semicolon- and tab-separated files by their header row, quoting and all; a semicolon in a comma-separated text stays text', async () => {
+    const { dir, db, env } = await seeded();
+    const semicolons = 'author;rating;date;text;source\r\n"Eve; E.";5;2026-03-01;"Good, fast; ""neat""";google\r\n';
+    const tabs = 'author\trating\tdate\ttext\tsource\nFay\t4\t2026-03-02\tOk, fine\tyelp\n';
+    const commas = 'author,rating,date,text,source\nGus,3,2026-03-03,so-so; slow,google\n';
+    assert.equal((await importing(dir, 'semi.csv', semicolons, [], env)).res.code, 0);
+    assert.equal((await importing(dir, 'reviews.tsv', tabs, ['--format', 'csv'], env)).res.code, 0);
+    assert.equal((await importing(dir, 'commas.csv', commas, [], env)).res.code, 0);
+    const store = await openTestStore(db);
+    try {
+      const texts = new Map((await store.load()).reviews.map((r) => [r.author, r.text]));
+      assert.deepEqual([texts.get('Eve; E.'), texts.get('Fay'), texts.get('Gus')], ['Good, fast; "neat"', 'Ok, fine', 'so-so; slow']);
+    } finally {
+      await store.close();
+    }
+    const unknown = await importing(dir, 'stars.csv', 'author;stars\nA;5\n', [], env);
+    assert.equal(unknown.res.code, 1);
+    assert.match(unknown.res.stderr, /^reviewcast import: CSV header has unknown column\(s\): stars; known: /);
+  });
+});
+
+describe('reviewcast import: help and options', () => {
+  it('--help or -h after a command prints the usage and exits 0, doing nothing else', async () => {
+    const dir = tempDir();
+    const db = join(dir, 'never.db');
+    for (const args of [['import', '--help'], ['import', 'reviews.csv', '-h'], ['import', '--replace', '--help', 'x.csv'], ['export', '--help'], ['prepare', '-h'], ['hub', 'list', '--help'], ['serve', '--help']]) {
+      const res = await runCli(args, { DATABASE_URL: db });
+      assert.equal(res.code, 0, `${args.join(' ')}: ${res.stderr}`);
+      assert.equal(res.stderr, '', args.join(' '));
+      assert.ok(res.stdout.startsWith(USAGE_START), args.join(' '));
+      assert.match(res.stdout, /--replace \[--allow-empty\]/);
+    }
+    if (TEST_STORE === 'sqlite') assert.equal(existsSync(db), false);
+  });
+
+  it('an unknown option is named as typed, with the option it probably means, then the usage, exit 2; nothing is imported', async () => {
+    const { dir, db, env, before } = await seeded();
+    const file = join(dir, 'header.csv');
+    writeFileSync(file, 'author,rating,date,source\n');
+    for (const [args, said] of [
+      [['import', file, '--repalce'], 'unknown option --repalce; did you mean --replace?'],
+      [['import', file, '--dry'], 'unknown option --dry; did you mean --dry-run?'],
+      [['import', '--fromat', 'csv', file], 'unknown option --fromat; did you mean --format?'],
+      [['import', file, '--allow-empyt', '--replace'], 'unknown option --allow-empyt; did you mean --allow-empty?'],
+      [['import', file, '--zzz'], 'unknown option --zzz'],
+      [['import', file, '-x'], 'unknown option -x'],
+      [['hub', 'list', '--jsn'], 'unknown option --jsn; did you mean --json?'],
+      [['export', '--hlep'], 'unknown option --hlep; did you mean --help?'],
+    ] as const) {
+      const res = await runCli([...args], env);
+      assert.equal(res.code, 2, `${args.join(' ')}: ${res.stderr}`);
+      assert.ok(res.stderr.startsWith(`reviewcast: ${said}\n\n${USAGE_START}`), res.stderr);
+      assert.equal(res.stdout, '');
+    }
+    const extra = await runCli(['serve', 'now'], env);
+    assert.equal(extra.code, 2);
+    assert.match(extra.stderr, /^reviewcast: serve takes no arguments: its settings are environment variables/);
+    assert.deepEqual(await contents(db), before);
+  });
+});
