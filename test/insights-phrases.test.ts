@@ -4,6 +4,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import { benchReviews } from '../bench/lib/dataset.js';
 import { buildInsights } from '../src/core/insights/build.js';
+import { listed } from '../src/core/insights/faq.js';
 import { countIsHigher, shareIsHigher } from '../src/core/insights/figures.js';
 import { AspectModel } from '../src/core/insights/model.js';
 import { ReviewAnalyser } from '../src/core/insights/per-review.js';
@@ -284,8 +285,16 @@ describe('phrases people read', () => {
     assert.equal(phrase('call his', 'He had to call his supervisor twice.'), 'call his supervisor');
     assert.equal(phrase('call his', 'He had to call his supervisor three times.'), 'call his supervisor');
     assert.equal(phrase('left a mess', 'They left a mess doing it.'), 'left a mess');
+    assert.equal(phrase('found the', 'He found the bad wiring.'), 'found the bad wiring');
+    assert.equal(phrase('found the', 'He found the bad speed sensor.'), 'found the bad speed sensor');
+    assert.equal(phrase('saved me a', 'It saved me a few hundred dollars.'), 'saved me a few hundred dollars');
     // Nor across a mark the writer put there.
     assert.equal(phrase('no hot', 'Still no hot, muddy water.'), 'no hot');
+    // Nor, in run-on text, into the next clause: a verb in the past, a contraction, a name after a phrase the lexicon ends on its noun.
+    assert.equal(phrase('found the', 'He found the leak took care of it in an hour.'), 'found the leak');
+    assert.equal(phrase('left a mess', "They left a mess that's still there."), 'left a mess');
+    assert.equal(phrase('worth every penny', 'Worth every penny Marco charged.'), 'worth every penny');
+    assert.equal(phrase('no show', 'Total no show Tom never even called.'), 'no show');
   });
 
   it('a reported promise is quoted with what was promised: "when they said they would", not "when they said"', () => {
@@ -397,5 +406,9 @@ describe('the margins behind "best" and "most"', () => {
     const ahead = buildInsights(DEMO_BUSINESS, reviews([...three, ['Way overpriced for a simple job.', 1]]), '2026-11-22T00:00:00Z');
     assert.match(answer(ahead, 'most_complained'), /^Pricing and value: criticised in 2 reviews \(100% of those that mention it\)\. Cleanliness and punctuality are close behind \(1 review each\)\./);
     assert.match(ahead.summary!, /The most common complaint is about pricing and value: 2 negative mentions, .*\. Cleanliness and punctuality are close behind \(1 negative mention each\)\./);
+    // Labels hold "and": two names of which one does are parted by a comma, so the list reads one way.
+    assert.equal(listed(['pricing and value', 'punctuality']), 'pricing and value, and punctuality');
+    assert.equal(listed(['cleanliness', 'punctuality']), 'cleanliness and punctuality');
+    assert.equal(listed(['a', 'b', 'c', 'd', 'e', 'f']), 'a, b, c, d, and 2 more');
   });
 });

@@ -7,6 +7,7 @@ import { AspectAnalyser, type Polarity } from '../src/core/insights/analyser.js'
 import { buildInsights } from '../src/core/insights/build.js';
 import { AnalysisCache, ReviewAnalyser } from '../src/core/insights/per-review.js';
 import { AspectModel } from '../src/core/insights/model.js';
+import { splitClauses } from '../src/core/insights/text.js';
 import clusters from '../src/core/insights/clusters.json' with { type: 'json' };
 import { InsightsSchema, type Insights } from '../src/core/schema/insights.js';
 import type { Business } from '../src/core/schema/business.js';
@@ -320,6 +321,24 @@ describe('aspect analyser: a sentence that only sets the scene', () => {
     assert.deepEqual(found('Our AC died in July and they had someone here the same afternoon.', 5), ['scheduling:positive']);
     assert.deepEqual(found('Called them because the sink was clogged, and the plumber was rude.', 1), ['professionalism:negative']);
     assert.deepEqual(found('Our furnace stopped working again a week after their repair.', 1), ['quality_of_work:negative']);
+    // "Our"/"my" and a verb that is not a breakdown's, or a new unit failing, or the price, the bill, the calls: the service judged.
+    const judged: [string, number, string][] = [
+      ['Our brand new water heater died within a month.', 1, 'quality_of_work:negative'],
+      ['Our new faucet started leaking the next day.', 1, 'quality_of_work:negative'],
+      ['My quote kept going up.', 1, 'pricing:negative'],
+      ['My calls kept going to voicemail.', 1, 'communication:negative'],
+      ['Our appointment kept getting pushed back.', 1, 'scheduling:negative'],
+      ['Our warranty claim kept getting denied.', 1, 'warranty:negative'],
+      ["My invoice wasn't a penny over the estimate.", 5, 'pricing:positive'],
+      ['Our new furnace started right up on the first try.', 5, 'quality_of_work:positive'],
+      ['We called them because our drain was clogged and the whole thing cost under 150 dollars.', 5, 'pricing:positive'],
+    ];
+    for (const [text, stars, verdict] of judged) assert.ok(found(text, stars).includes(verdict), `${text} (${stars} stars): ${found(text, stars).join(', ')}`);
+  });
+
+  it('reads a long run of spaces in one pass (the contrast split once tried every split of it)', () => {
+    assert.deepEqual(splitClauses(`fine${' '.repeat(10_000)}but slow`), ['fine', 'slow']);
+    assert.deepEqual(found(`Called them${' '.repeat(10_000)}because our AC died.`, 3), []);
   });
 });
 

@@ -110,13 +110,13 @@ class RowsReading implements Reading {
 }
 
 /** Opening a sentence: whoever was called and why ("We booked them after", "Called Northwind because"). */
-const CONTACTED = /^(?:so\s+|then\s+)?(?:(?:we|i)\s+)?(?:called|booked|hired|contacted|phoned|rang|used|chose|picked)\s+(?:them|[\w&'.-]+(?:\s+[\w&'.-]+){0,3}?)\s*,?\s+(?:because(?!\s+of\b)|after|when|since)\b(.*)$/i;
+const CONTACTED = /^(?:so\s+|then\s+)?(?:(?:we|i)\s+)?(?:called|booked|hired|contacted|phoned|rang|used|chose|picked)\s+(?:them|[\w&'.-]+(?:\s[\w&'.-]+){0,3}?),?\s(?:because(?!\sof\b)|after|when|since)\b(.*)$/i;
 /** "Second time using them, this time because ...". */
 const THIS_TIME = /(?:^|,\s*)this time because\b(.*)$/i;
 /** Or what broke, in the customer's own words ("Our AC died in July.", "My dryer stopped heating."). */
-const BROKE = /^(?:[\w'-]+(?:\s+[\w'-]+){0,3},\s*)?(?:our|my)\s+(?:[\w'/-]+\s+){0,4}?(?:stopped|died|quit|broke|failed|started|wasn't|weren't|won't|wouldn't|kept|began|burst|backed|blew|tripped|froze|cracked|clogged|leaked|(?:was|were)\s+(?:leaking|making|dripping|running|blowing|throwing|tripping|sparking|flickering|backing|banging|grinding))\b/i;
+const BROKE = /^(?:[\w'-]+(?:\s+[\w'-]+){0,3},\s*)?(?:our|my)\s+(?:[\w'/-]+\s+){0,4}?(?:stopped|died|quit|broke|failed|burst|backed up|blew|tripped|froze|cracked|clogged|leaked|(?:started|kept|began)\s(?:leaking|making|dripping|running|blowing|throwing|tripping|sparking|flickering|backing|banging|grinding|chirping|losing|shutting|cycling|smoking|buzzing)|(?:was|were)\s(?:leaking|making|dripping|running|blowing|throwing|tripping|sparking|flickering|backing|banging|grinding|chirping)|(?:wouldn't|won't)\s(?:start|drain|heat|cool|turn|stop|spin|flush|light|work))\b/i;
 /** Words that bring in the service itself: then the sentence is no longer only the scene. */
-const SERVICE = /\b(?:they|them|he|she|his|her|their|tech\w*|plumber|electrician|installer|guy|crew|company|repair\w*|fix\w*|install\w*|visit|again|since|still|later|came|come|sent|quoted|charged|showed|arrived|wait\w*|hours?|minutes?|said|told|replaced|someone|somebody|gave|turned|culprit|found|diagnos\w*|glad|happy|finally|thank\w*|mistake|calling)\b/i;
+const SERVICE = /\b(?:they|them|he|she|his|her|their|tech\w*|plumber|electrician|installer|guy|crew|company|repair\w*|fix\w*|install\w*|visit|again|since|still|later|came|come|sent|quoted|charged|showed|arrived|wait\w*|hours?|minutes?|said|told|replaced|someone|somebody|gave|turned|culprit|found|diagnos\w*|glad|happy|finally|thank\w*|mistake|calling|new|within|cost\w*|price\w*|paid|pay|dollars|bill\w*|charge\w*|quote\w*|estimate\w*|invoice\w*|warranty|appointment\w*|schedul\w*|call|calls|emails?|texts?)\b|\$/i;
 
 /** Whether a sentence only sets the scene: what went wrong, or why they were called, and nothing of the service. */
 function setsTheScene(text: string): boolean {

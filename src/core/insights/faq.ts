@@ -84,10 +84,15 @@ export function levelWithFirst<T>(sorted: readonly T[], count: (t: T) => number)
   return sorted.slice(0, n);
 }
 
-/** Names in a sentence: "a", "a and b", "a, b, and c" (the last comma, as labels hold "and": "pricing and value"); past four, "a, b, c, d, and 2 more". */
+/**
+ * Names in a sentence: "a", "a and b", "a, b, and c"; past four, "a, b, c, d, and 2 more". Labels
+ * hold "and" ("pricing and value"), so the last comma is always there, and two names of which one
+ * holds "and" are parted by a comma too ("pricing and value, and punctuality").
+ */
 export function listed(names: readonly string[]): string {
   const shown = names.length > 4 ? [...names.slice(0, 4), `${names.length - 4} more`] : names;
-  if (shown.length < 3) return shown.join(' and ');
+  if (shown.length < 2) return shown[0] ?? '';
+  if (shown.length === 2 && !shown.some((n) => n.includes(' and '))) return shown.join(' and ');
   return `${shown.slice(0, -1).join(', ')}, and ${shown[shown.length - 1]}`;
 }
 

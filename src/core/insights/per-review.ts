@@ -56,9 +56,9 @@ type Judgement = PerReview['aspects'][number];
  * What one analyser holds for sharing (intern(), judgement()), in bytes as estimated by
  * sharedBytes: each map is emptied when over its budget, so it stays bounded whatever the reviews
  * say (a revision's analyser lives as long as its snapshot, and MCP get_review analyses through it).
- * 100,000 varied reviews (bench:insights --sentences) hold about 2.0 MiB of strings and 1.4 MiB of judgements.
+ * 100,000 varied reviews (bench:insights --sentences) hold about 2.0 MiB of strings and 1.8 MiB of judgements by this estimate.
  */
-export const SHARING_BYTES = { strings: 4 * 2 ** 20, judgements: 8 * 2 ** 20 };
+export const SHARING_BYTES: Readonly<{ strings: number; judgements: number }> = Object.freeze({ strings: 4 * 2 ** 20, judgements: 8 * 2 ** 20 });
 /** A string's bytes held by a map entry: two a character (V8 keeps some as one) and the entry's and header's overhead. */
 const sharedBytes = (s: string) => 2 * s.length + 64;
 
@@ -186,8 +186,8 @@ export class ReviewAnalyser {
     const key = `${aspect}\n${polarity}\n${phrases.join('\n')}`;
     const known = this.judgements.get(key);
     if (known !== undefined) return known;
-    // The key and the frozen object with its array (its phrases are counted in `strings`).
-    const bytes = sharedBytes(key) + 64 + 8 * phrases.length;
+    // The key, the frozen object and its array, and its phrases: `strings` may let go of them first, the judgement holds them still.
+    const bytes = sharedBytes(key) + 96 + phrases.reduce((n, p) => n + 8 + sharedBytes(p), 0);
     if (this.judgementBytes + bytes > this.budget.judgements) {
       this.judgements.clear();
       this.judgementBytes = 0;

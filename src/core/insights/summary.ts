@@ -18,9 +18,12 @@ export function summaryOf(f: Figures): string | null {
     // The first two, and any praised as often as the second: "most often" names no false lead.
     const named = [...praised.slice(0, 2), ...praised.slice(2).filter((a) => a.positive_count === praised[1]!.positive_count)];
     const said = named.map((a) => `${a.label.toLowerCase()} (${a.positive_pct}% positive of ${a.mention_count} mentions)`);
-    // The next aspect, praised about as often as the last named, is said too.
-    const next = praised[named.length];
-    const close = next && !countIsHigher(named[named.length - 1]!.positive_count, next.positive_count) ? `, with ${next.label.toLowerCase()} close behind (${next.positive_pct}% positive of ${next.mention_count} mentions)` : '';
+    // The next aspects, praised about as often as the last named (and as often as each other), are said too.
+    const next = levelWithFirst(praised.slice(named.length), (a) => a.positive_count);
+    const close =
+      next.length && !countIsHigher(named[named.length - 1]!.positive_count, next[0]!.positive_count)
+        ? `, with ${listed(next.map((a) => `${a.label.toLowerCase()} (${a.positive_pct}% positive of ${a.mention_count} mentions)`))} close behind`
+        : '';
     parts.push(`Customers most often praise ${listed(said)}${close}.`);
   }
   const complaints = [...f.aspects].filter((a) => a.negative_count >= 1).sort((x, y) => y.negative_count - x.negative_count || (x.id < y.id ? -1 : 1));
@@ -40,8 +43,11 @@ export function summaryOf(f: Figures): string | null {
   const tech = techs[0];
   if (tech) {
     const level = levelWithFirst(techs, (t) => t.mention_count);
-    const next = techs[level.length];
-    const close = next && !countIsHigher(tech.mention_count, next.mention_count) ? `, with ${next.name} close behind (${next.mention_count} reviews, average ${next.average_rating})` : '';
+    const next = levelWithFirst(techs.slice(level.length), (t) => t.mention_count);
+    const close =
+      next.length && !countIsHigher(tech.mention_count, next[0]!.mention_count)
+        ? `, with ${listed(next.map((t) => `${t.name} (${t.mention_count} reviews, average ${t.average_rating})`))} close behind`
+        : '';
     parts.push(
       level.length > 1
         ? `${listed(level.map((t) => `${t.name} (average ${t.average_rating})`))} are the technicians named most often, in ${tech.mention_count} reviews each${close}.`

@@ -1,4 +1,5 @@
 /** Sentence splitting, tokens, and the phrases quoted from review text: whole runs of words the writer wrote. */
+import { isAdjective, isAdverb, isPast, PRESENT_VERB, PRONOUN, SUPERLATIVE } from './english.js';
 import { NEGATORS } from './lexicon.js';
 
 /** Sentences: split after . ! ? or a line break. */
@@ -14,7 +15,10 @@ export function splitSentences(text: string): string[] {
 const CONTRAST = /\s*(?:,|;)?\s+(?:but|however|although|though|yet|except that|whereas|even though)\s+|;\s*/i;
 
 export function splitClauses(sentence: string): string[] {
+  // Runs of white space as one space first: CONTRAST's optional spaces around the mark would otherwise
+  // try every split of a long run (10,000 spaces took minutes).
   return sentence
+    .replace(/\s+/g, ' ')
     .split(CONTRAST)
     .map((c) => c.trim())
     .filter((c) => c.length > 0);
@@ -71,23 +75,28 @@ export function startsAnother(tokens: readonly string[], k: number): boolean {
   return COORDINATING.has(tokens[k]!) && STARTS_ANOTHER.has(tokens[k + 1] ?? '');
 }
 
-/** Words that open a noun phrase: a phrase ending on one and one word after it stops inside it ("found the hidden", "no hot"). */
+/** Words that open a noun phrase: a phrase ending on one and one word after it may stop inside it ("found the hidden", "no hot"). */
 const NOUN_OPENERS = new Set([...DETERMINERS, 'no', 'any', 'every', 'some']);
-/** Words that count or order ("the other two", "the last three guys"): a number may follow them inside the phrase. */
-const QUANTIFIERS = /^(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|other|next|last|first|few|several)$/;
+/** Words that count or order ("the other two", "the last three guys", "a few hundred"): a number may follow them inside the phrase. */
+const QUANTIFIERS = /^(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|hundred|thousand|couple|dozen|other|next|last|first|few|several)$/;
 /**
- * Words that do not carry a noun phrase on to its noun: those that cannot end a phrase; prepositions,
- * particles, adverbs and pronouns that follow a noun ("found the leak behind", "not a ripoff either",
- * "no show thursday"); contractions ("the work isn't"); participles and adverbs in -ed and -ly ("found
- * the coin jammed"); and numbers but after a word that counts ("his supervisor three times").
+ * Words that do not carry a noun phrase on to its noun, beyond those that cannot end a phrase and
+ * english.ts's verbs in the past, adverbs, verbs in -s and pronouns: prepositions and particles that
+ * follow a noun ("found the leak behind"), words of a run-on ("no show tho"), day names.
  */
 const ENDS_NOUN_PHRASE = new Set(
-  `in on after before because since behind until though although unless once like near over under above below through across around without per except despite considering including either yet too also even still already pretty really quite rather only ever always again anymore twice out up down off away back here there anywhere everywhere somewhere nowhere right fast straight early late later soon instead anyway maybe perhaps almost nearly overall now today tonight tomorrow yesterday left tho lol btw imo smh cant dont wont didnt doesnt isnt wasnt werent arent couldnt wouldnt shouldnt aint im ive itself himself herself themselves myself ourselves yourself yourselves nobody everyone everybody anyone anybody someone somebody nothing everything anything something all both each much many more most less least enough such same else monday tuesday wednesday thursday friday saturday sunday`.split(' '),
+  `in on after before because since behind until though although unless near under through across without per except despite considering including either yet too also even only pretty really inside outside out up here there anywhere everywhere somewhere nowhere tho lol btw imo smh cant dont wont didnt doesnt isnt wasnt werent arent couldnt wouldnt shouldnt aint im ive itself himself herself themselves myself ourselves yourself yourselves nobody everybody anybody somebody nothing all both each many more most less least such same monday tuesday wednesday thursday friday saturday sunday`.split(' '),
 );
-const NOT_IN_NOUN_PHRASE = /(?:ed|ly)$|'(?!s$)|^\$/;
-const NOUNS_IN_LY = new Set(['family', 'supply', 'assembly', 'belly']);
+/** A contraction ("that's", "isn't"): a clause's, never a noun phrase's; a possessive "competitor's" is. */
+const CONTRACTED = /'(?:d|ll|re|ve|m|t)$|^(?:he|she|it|that|there|what|who|where|here|how|let)'s$/;
 const carriesNoun = (w: string | undefined, counted: boolean): boolean =>
-  w !== undefined && !NO_END.has(w) && !ENDS_NOUN_PHRASE.has(w) && (counted || !QUANTIFIERS.test(w)) && (!NOT_IN_NOUN_PHRASE.test(w) || NOUNS_IN_LY.has(w));
+  w !== undefined &&
+  !NO_END.has(w) &&
+  (QUANTIFIERS.test(w)
+    ? counted
+    : !ENDS_NOUN_PHRASE.has(w) && !isPast(w) && !isAdverb(w) && !PRESENT_VERB.has(w) && !PRONOUN.has(w) && !CONTRACTED.test(w) && !w.startsWith('$'));
+/** A word that stands before a noun rather than being one: an adjective, a superlative, a participle, a word in -ing, or one that counts. */
+const modifies = (w: string): boolean => isAdjective(w) || SUPERLATIVE.test(w) || isPast(w) || w.endsWith('ing') || QUANTIFIERS.test(w);
 /** A reported promise and what completes it ("said they would", "promised he'd"). */
 const REPORTED = new Set(['said', 'says', 'promised']);
 const SUBJECTS = new Set(['i', 'we', 'they', 'he', 'she', 'you', 'it']);
@@ -138,7 +147,7 @@ export function readablePhrase(phrase: string, tokens: readonly string[], stops?
     const last = stops === undefined ? tokens.length : nextStop(stops, end);
     // "when they said" says when only with what they said: "when they said they would", a whole phrase where
     // the sentence ends on its modal (mid-sentence it would stop on a function word, as "they would, which ...").
-    if (REPORTED.has(tokens[end - 1]!)) {
+    if (REPORTED.has(tokens[end - 1]!) && !marks?.[end] && !marks?.[end + 1] && !crossesStop(stops, end - 1, Math.min(end + 2, tokens.length))) {
       if (end + 1 === tokens.length && SUBJECT_MODAL.test(tokens[end]!)) return tokens.slice(first, end + 1).join(' ');
       if (end + 2 === tokens.length && SUBJECTS.has(tokens[end]!) && MODALS.has(tokens[end + 1]!)) return tokens.slice(first, end + 2).join(' ');
     }
@@ -154,11 +163,13 @@ export function readablePhrase(phrase: string, tokens: readonly string[], stops?
     // "found the hidden" stops inside its noun phrase: a word after the determiner followed by more of
     // the phrase is its modifier, and the phrase takes the words up to its noun ("found the hidden leak",
     // "what a heat pump"; up to MAX_NOUN words, never across a mark).
-    if (NOUN_OPENERS.has(tokens[end - 2]!) && end - 2 >= first) {
+    // Where the lexicon's own phrase ends so ("left a mess", "worth every penny"), only a word that modifies is followed to its noun ("not a cheap fix").
+    if (NOUN_OPENERS.has(tokens[end - 2]!) && end - 2 >= first && (extended > 0 || modifies(tokens[end - 1]!))) {
       const until = Math.min(last, end + MAX_NOUN);
       while (end < until && !marks?.[end] && carriesNoun(tokens[end], QUANTIFIERS.test(tokens[end - 1]!))) {
-        // A word in -ing goes on only to a noun after it ("the bad heating element", not "a mess doing it").
-        if (tokens[end]!.endsWith('ing') && !(end + 1 < until && !marks?.[end + 1] && carriesNoun(tokens[end + 1], false))) break;
+        // A word in -ing goes on only to a noun after it or where the words end ("the bad heating element", "the bad wiring."; not "a mess doing it").
+        const runEnds = end + 1 === last || marks?.[end + 1] === 1;
+        if (tokens[end]!.endsWith('ing') && !runEnds && !(end + 1 < until && !marks?.[end + 1] && carriesNoun(tokens[end + 1], false))) break;
         end++;
       }
     }
