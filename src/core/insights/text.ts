@@ -67,8 +67,10 @@ export const FUNCTION_WORDS = new Set(
 const NO_END = new Set([...FUNCTION_WORDS, ...'while until during within between against toward towards upon via beneath'.split(' ')]);
 const COORDINATING = new Set(['and', 'or']);
 const DETERMINERS = new Set(['a', 'an', 'the', 'this', 'that', 'my', 'our', 'your', 'his', 'her', 'their', 'its']);
+/** Subject pronouns: they start a clause, and a promise reported of one is completed by its modal ("said they would"). */
+const SUBJECTS = new Set(['i', 'we', 'they', 'he', 'she', 'you', 'it']);
 /** Words that start another clause or noun phrase after "and" / "or" ("quick and the price", "rate and they refused"). */
-const STARTS_ANOTHER = new Set([...DETERMINERS, 'i', 'we', 'they', 'he', 'she', 'you', 'it']);
+const STARTS_ANOTHER = new Set([...DETERMINERS, ...SUBJECTS]);
 
 /** Whether token `k` is an "and" / "or" that starts another clause or noun phrase, not one joining two words ("service and price"). */
 export function startsAnother(tokens: readonly string[], k: number): boolean {
@@ -99,9 +101,9 @@ const carriesNoun = (w: string | undefined, counted: boolean): boolean =>
 const modifies = (w: string): boolean => isAdjective(w) || SUPERLATIVE.test(w) || isPast(w) || w.endsWith('ing') || QUANTIFIERS.test(w);
 /** A reported promise and what completes it ("said they would", "promised he'd"). */
 const REPORTED = new Set(['said', 'says', 'promised']);
-const SUBJECTS = new Set(['i', 'we', 'they', 'he', 'she', 'you', 'it']);
 const MODALS = new Set(['would', 'will', 'could']);
-const SUBJECT_MODAL = /^(?:i|we|they|he|she|you|it)'(?:d|ll)$/;
+/** A subject and its modal in one token ("they'd", "he'll"). */
+const SUBJECT_MODAL = new RegExp(`^(?:${[...SUBJECTS].join('|')})'(?:d|ll)$`);
 const AUXILIARY = new Set(['did', 'does', 'do', 'was', 'is', 'were', 'are', 'would', 'could', 'will', 'has', 'have', 'had', 'can']);
 const MAX_GAP = 3;
 const MAX_EXTEND = 3;
