@@ -109,6 +109,23 @@ export function closeBehind(first: number, rest: readonly AspectEntry[], count: 
   return level.length > 1 ? ` ${names} are close behind (${n} ${unit}${n === 1 ? '' : 's'} each).` : ` ${names} is close behind (${n} ${unit}${n === 1 ? '' : 's'}).`;
 }
 
+/**
+ * The answer to "what most?" from the aspects sorted by `count` (most first, the first above 0): the
+ * first with its share, or the aspects tied at the top named together (naming one of them "most"
+ * would invent a lead), then those close behind.
+ */
+function mostAnswer(sorted: readonly AspectEntry[], count: (a: AspectEntry) => number, verb: 'praised' | 'criticised', share: (a: AspectEntry) => number): { level: AspectEntry[]; text: string } {
+  const level = levelWithFirst(sorted, count);
+  const first = level[0]!;
+  const n = count(first);
+  const reviews = `${n} review${n === 1 ? '' : 's'}`;
+  const lead =
+    level.length > 1
+      ? `No one aspect stands out: ${listed(level.map((a) => a.label.toLowerCase()))} are each ${verb} in ${reviews}.`
+      : `${first.label}: ${verb} in ${reviews} (${share(first)}% of those that mention it).`;
+  return { level, text: `${lead}${closeBehind(n, sorted.slice(level.length), count)}` };
+}
+
 /** Questions a prospective customer asks, each answered from the figures with the reviews behind them. Unanswerable ones are left out. */
 export function faqFor(f: Figures): Faq[] {
   const out: Faq[] = [];
@@ -125,34 +142,23 @@ export function faqFor(f: Figures): Faq[] {
   const byPraise = [...judged].sort((x, y) => y.positive_count - x.positive_count || (x.id < y.id ? -1 : 1));
   const praised = byPraise[0];
   if (praised && praised.positive_count > 0) {
-    const level = levelWithFirst(byPraise, (a) => a.positive_count);
-    const count = praised.positive_count;
+    const { level, text } = mostAnswer(byPraise, (a) => a.positive_count, 'praised', (a) => a.positive_pct);
     out.push({
       id: 'most_praised',
       question: 'What do customers like most?',
-      // Aspects tied at the top are named together: naming one of them "most" would invent a lead.
-      answer: `${
-        level.length > 1
-          ? `No one aspect stands out: ${listed(level.map((a) => a.label.toLowerCase()))} are each praised in ${count} review${count === 1 ? '' : 's'}.`
-          : `${praised.label}: praised in ${count} review${count === 1 ? '' : 's'} (${praised.positive_pct}% of those that mention it).`
-      }${closeBehind(count, byPraise.slice(level.length), (a) => a.positive_count)}`,
+      answer: text,
       review_ids: level.length > 1 ? level.flatMap((a) => f.aspectIndex.get(a.id)!.ids.positive.slice(0, 1)).slice(0, 5) : aspectEvidence(f, praised.id).slice(0, 3),
     });
   }
   const byComplaint = [...judged].sort((x, y) => y.negative_count - x.negative_count || (x.id < y.id ? -1 : 1));
   const complained = byComplaint[0];
   if (complained && complained.negative_count > 0) {
-    const level = levelWithFirst(byComplaint, (a) => a.negative_count);
-    const count = complained.negative_count;
+    const { level, text } = mostAnswer(byComplaint, (a) => a.negative_count, 'criticised', (a) => pct(a.negative_count, a.mention_count));
     const words = level.length > 1 ? [] : phrasesFor(f, complained.id, 'negative');
     out.push({
       id: 'most_complained',
       question: 'What do customers complain about most?',
-      answer: `${
-        level.length > 1
-          ? `No one aspect stands out: ${listed(level.map((a) => a.label.toLowerCase()))} are each criticised in ${count} review${count === 1 ? '' : 's'}.`
-          : `${complained.label}: criticised in ${count} review${count === 1 ? '' : 's'} (${pct(count, complained.mention_count)}% of those that mention it).`
-      }${closeBehind(count, byComplaint.slice(level.length), (a) => a.negative_count)}${words.length ? ` Typical words: ${words.map((p) => `"${p}"`).join(', ')}.` : ''}`,
+      answer: `${text}${words.length ? ` Typical words: ${words.map((p) => `"${p}"`).join(', ')}.` : ''}`,
       review_ids: level.length > 1 ? level.flatMap((a) => f.aspectIndex.get(a.id)!.ids.negative.slice(0, 1)).slice(0, 5) : f.aspectIndex.get(complained.id)!.ids.negative.slice(0, 5),
     });
   }
