@@ -112,6 +112,11 @@ describe('pages over HTTP', () => {
       assert.match(page, /<meta name="robots" content="noindex">/, path);
       assert.doesNotMatch(page, /rel="canonical"|application\/ld\+json/, path);
       assert.equal((await fetch(`${svc.url}${path}`, { method: 'HEAD' })).status, 404, `HEAD ${path}`);
+      // The 404 is kept with the answers, but never served as a page's conditional answer.
+      assert.equal(res.headers.get('etag'), null, path);
+      const again = await fetch(`${svc.url}${path}`, { headers: { 'if-none-match': '*', 'accept-encoding': 'gzip' } });
+      assert.equal(again.status, 404, `${path} again`);
+      assert.equal(await again.text(), page, `${path} again`);
     }
     // The last page and the first of a view with no matches are pages; a number that is not one is still page 1, said so.
     for (const path of [`/?page=${pages}`, `/?rating=5&page=${fivePages}`, '/?query=zzqqxx', '/?page=1']) assert.equal((await fetch(`${svc.url}${path}`)).status, 200, path);

@@ -1,5 +1,5 @@
 /** The route table of the pages and static assets, rendered once per revision. */
-import { sendRepresentation, type Served } from './conditional.js';
+import { payloadOf, sendRepresentation, type Served } from './conditional.js';
 import type { Handler, Operation, ServiceContext } from './operation.js';
 import { buildRepresentation, type Compression } from '../snapshot/representation.js';
 import type { Snapshot } from '../snapshot/snapshot.js';
@@ -7,7 +7,7 @@ import { ASSET_NAMES, assetRepresentation, assetUrl, favicon, type AssetName } f
 import { renderDevelopersPage, renderMcpPage, renderWebhooksPage } from '../pages/developer-pages.js';
 import { renderApiReferencePage, renderInteractiveApiPage, type OpenApiDoc } from '../pages/api-reference.js';
 import type { Html } from '../pages/html.js';
-import { parsePageQuery, pastLastPage, renderPastLastPage, renderReviewPage } from '../pages/review-page.js';
+import { parsePageQuery, renderReviewPage } from '../pages/review-page.js';
 import { renderLlmsTxt, renderRobotsTxt, renderSitemap } from '../pages/text-pages.js';
 import { renderReviewMissing, renderReviewPermalink } from '../pages/review-permalink.js';
 import { ReviewPathSchema } from '../core/schema/review.js';
@@ -188,14 +188,14 @@ export const pageOperations: Operation[] = [
       if (tidy !== null) return reply.redirect(tidy, 302);
       const q = parsePageQuery(req.query as Record<string, unknown>);
       const snap = ctx.live.current();
-      // A page number past the last names no page: 404 with a link to the last (why not a redirect: renderPastLastPage).
-      const last = pastLastPage(snap, q);
-      if (last !== null) {
-        return reply.code(404).headers(PAGE_HEADERS).header('content-type', HTML).header('cache-control', 'no-store').send(String(renderPastLastPage(snap, ctx.baseUrl, q, last)));
-      }
       // The errors too: "?page=x" and "?page=01" are page 1, like "/", but are told what was left out.
-      const served = cachedPage(`page:/?${JSON.stringify([q.filters, q.page, q.errors])}`, HTML, (current) => renderReviewPage(current, ctx.baseUrl, q), 'on-demand')(ctx);
-      return sendRepresentation(req, reply, served.rep, served.opts);
+      const rep = snap.memoAnswer(`page:/?${JSON.stringify([q.filters, q.page, q.errors])}`, () => {
+        const page = renderReviewPage(snap, ctx.baseUrl, q);
+        return Object.assign(buildRepresentation(String(page.html), HTML, snap.lastModified, 'on-demand'), { status: page.status });
+      });
+      // A page number past the last names no page: 404 with a link to the last (why not a redirect: renderPastLastPage).
+      if (rep.status === 404) return reply.code(404).headers(PAGE_HEADERS).header('content-type', HTML).header('cache-control', 'no-store').send(payloadOf(rep.body));
+      return sendRepresentation(req, reply, rep, { cacheControl: 'public, max-age=60', headers: PAGE_HEADERS });
     },
   }),
   page('/developers', 'Developer overview', { document: cachedPage('page:/developers', HTML, (snap, ctx) => renderDevelopersPage({ baseUrl: ctx.baseUrl, business: snap.business, limits: ctx.http, answerKbPerMinute: ctx.cost.rateLimitCostKb })) }),

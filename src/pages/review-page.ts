@@ -102,19 +102,12 @@ function pageLink(filters: PageQuery['filters'], p: number): string {
   return s ? `/?${s}` : '/';
 }
 
-/** The number of the last page when the page asked for is past it, else null (page 1 always exists). */
-export function pastLastPage(snap: Snapshot, q: PageQuery): number | null {
-  if (q.page === 1) return null;
-  const last = pageCount(searchReviews(snap.index, { ...q.search, limit: 1 }).matched);
-  return q.page > last ? last : null;
-}
-
 /**
  * The answer for a page number past the last (404): a link to the last page and to the first.
  * Not a redirect: the address names a page that does not exist, and a crawler should drop it
  * rather than file the last page under it.
  */
-export function renderPastLastPage(snap: Snapshot, baseUrl: string, q: PageQuery, last: number): Html {
+function renderPastLastPage(snap: Snapshot, baseUrl: string, q: PageQuery, last: number): Html {
   const b = snap.business;
   const filtered = Object.keys(q.filters).some((k) => k !== 'sort');
   const what = filtered ? 'reviews matching these filters' : `reviews of ${b.name}`;
@@ -322,17 +315,23 @@ ${b.service_areas.length ? html`<h3>Service areas</h3><p>${b.service_areas.join(
 </section>`;
 }
 
-export function renderReviewPage(snap: Snapshot, baseUrl: string, q: PageQuery): Html {
+/** The review page for a query: 200 with its page of reviews, or 404 when the page asked for is past the last. */
+export function renderReviewPage(snap: Snapshot, baseUrl: string, q: PageQuery): { status: 200 | 404; html: Html } {
+  const all = searchReviews(snap.index, { ...q.search, limit: MAX_PAGE_SCAN });
+  const pages = pageCount(all.matched);
+  // Decided here, from the one search the page makes, so the 404 is kept with the answers like any page of the query.
+  if (q.page > pages) return { status: 404, html: renderPastLastPage(snap, baseUrl, q, pages) };
+  return { status: 200, html: reviewListPage(snap, baseUrl, q, all, pages) };
+}
+
+function reviewListPage(snap: Snapshot, baseUrl: string, q: PageQuery, all: ReturnType<typeof searchReviews>, pages: number): Html {
   const b = snap.business;
   const a = snap.aggregate;
   const ins = snap.insights();
-  const all = searchReviews(snap.index, { ...q.search, limit: MAX_PAGE_SCAN });
   // A technician no review names has no rating or share to show: a row of zeros would read as 0% positive.
   const named = ins.entities.technicians.filter((t) => t.mention_count > 0);
   const unnamed = ins.entities.technicians.filter((t) => t.mention_count === 0);
-  const pages = pageCount(all.matched);
-  // The route answers 404 past the last page; a new revision between its check and this render ends on the last.
-  const page = Math.min(q.page, pages);
+  const page = q.page;
   const shown = all.reviews.slice((page - 1) * PAGE_SIZE, page * PAGE_SIZE);
   const filtered = Object.keys(q.filters).some((k) => k !== 'sort');
   const sort = q.search.sort ?? 'newest';
