@@ -142,6 +142,18 @@ describe('GET /embed.json', () => {
     const body = (await res.json()) as { error: string; issues: { parameter: string }[] };
     assert.equal(body.error, 'validation_error');
     assert.deepEqual(body.issues.map((i) => i.parameter).sort(), ['colour', 'layout', 'min-rating']);
+    // Each option has one plain message, whatever is wrong with it, and quotes what was sent.
+    const messages = async (query: string) => ((await (await fetch(`${svc.url}/embed.json?${query}`)).json()) as { issues: { parameter: string; message: string }[] }).issues.map((i) => `${i.parameter}: ${i.message}`);
+    assert.deepEqual(await messages('limit=abc&min-rating=9&layout=grid'), [
+      'layout: must be badge, carousel, list or summary (got "grid")',
+      'min-rating: must be a whole number from 1 to 5 (got "9")',
+      'limit: must be a whole number from 1 to 20 (got "abc")',
+    ]);
+    assert.deepEqual(await messages('limit=0&source=&sort=best'), [
+      'source: must be a lower-case source name such as "google", up to 64 characters (got "")',
+      'limit: must be a whole number from 1 to 20 (got "0")',
+      'sort: must be newest, oldest, highest or lowest (got "best")',
+    ]);
     const first = await fetch(`${svc.url}/embed.json?layout=carousel`);
     assert.equal(first.headers.get('access-control-allow-origin'), '*');
     assert.match(first.headers.get('access-control-expose-headers')!, /ETag/);

@@ -31,6 +31,7 @@ export const OwnerReplySchema = z
   .meta({ id: 'OwnerReply' });
 
 const STARS = 'must be a whole number from 1 to 5';
+const SOURCE_NAME = 'must be a lower-case source name such as "google", up to 64 characters';
 
 /** One customer review (verified or not, as `verified` says): the reference product's record, every field always present. */
 export const ReviewSchema = z
@@ -41,12 +42,12 @@ export const ReviewSchema = z
     rating: z.int({ error: STARS }).min(1, STARS).max(5, STARS).describe('Star rating, 1 to 5'),
     date: IsoDate.describe('Date the review was written'),
     text: wellFormed(z.string().max(20_000)).nullable().describe('Review text; null for rating-only reviews'),
+    // One message whatever is wrong (the pattern also refuses an empty name).
     source: z
-      .string()
+      .string({ error: SOURCE_NAME })
       .trim()
-      .min(1)
       .max(64)
-      .regex(/^[a-z0-9][a-z0-9_.-]*$/, 'must be a lower-case source name such as "google"')
+      .regex(/^[a-z0-9][a-z0-9_.-]*$/, SOURCE_NAME)
       .describe('Where the review comes from, e.g. "google"'),
     source_url: WebUrl.nullable().describe('Permalink to the original review, or null'),
     owner_reply: OwnerReplySchema.nullable().describe("The business's public reply, or null"),
