@@ -9,7 +9,7 @@ import { parseCsvImport } from '../src/cli/formats/csv.js';
 import { ImportFileError } from '../src/cli/formats/types.js';
 import { openImportFile, runImport } from '../src/cli/import-command.js';
 import { BUSINESS } from './fixtures/data.js';
-import { ROOT, TEST_STORE, freshDatabase, openTestStore, runCli, tempDir } from './helpers.js';
+import { TEST_STORE, freshDatabase, openTestStore, pipedCli, runCli, tempDir } from './helpers.js';
 
 const FOUR = `author,rating,date,source
 Ann,5,2026-01-01,google
@@ -54,15 +54,6 @@ async function importing(dir: string, name: string, content: string | Buffer, ar
   return { file, res: await runCli(['import', file, ...args], env) };
 }
 
-/** Runs the CLI with `file` piped to its stdin through a shell, as an operator would (`cat file | reviewcast import /dev/stdin`); spawn's own stdin is a socket, which /dev/stdin cannot open. */
-function piped(file: string, args: string[], env: Record<string, string>) {
-  return spawnSync('bash', ['-c', 'node="$1" main="$2"; shift 2; cat "$0" | "$node" --import tsx "$main" import "$@" /dev/stdin', file, process.execPath, join(ROOT, 'src/cli/main.ts'), ...args], {
-    cwd: ROOT,
-    env: { ...process.env, LOG_LEVEL: 'warn', ...env },
-    encoding: 'utf8',
-  });
-}
-
 const USAGE_START = "reviewcast: publish one business's customer reviews\n";
 
 describe('reviewcast import: an empty file', () => {
@@ -95,7 +86,7 @@ describe('reviewcast import: an empty file', () => {
     const db = join(dir, 'never.db');
     const { file, res } = await importing(dir, 'empty.csv', '', [], { DATABASE_URL: db });
     assert.match(res.stderr, /is empty \(0 bytes\)/);
-    const pipe = piped(file, ['--format', 'csv', '--replace'], { DATABASE_URL: db });
+    const pipe = pipedCli(file, ['import', '--format', 'csv', '--replace', '/dev/stdin'], { DATABASE_URL: db });
     assert.equal(pipe.status, 1);
     assert.match(pipe.stderr, /^reviewcast import: \/dev\/stdin is empty \(0 bytes\)/);
     if (TEST_STORE === 'sqlite') assert.equal(existsSync(db), false, 'no database file is made for an empty file');
@@ -211,7 +202,7 @@ describe('reviewcast import: text that is not UTF-8', () => {
       }
     }
     writeFileSync(join(dir, 'latin.csv'), latin1);
-    const pipe = piped(join(dir, 'latin.csv'), ['--format', 'csv'], { DATABASE_URL: await freshDatabase() });
+    const pipe = pipedCli(join(dir, 'latin.csv'), ['import', '--format', 'csv', '/dev/stdin'], { DATABASE_URL: await freshDatabase() });
     assert.equal(pipe.status, 1);
     assert.match(pipe.stderr, /^reviewcast import: \/dev\/stdin is not UTF-8 text: the byte 0xE9 on line 2 \(29 bytes from the start of the file\) .* Convert it to UTF-8 \(pipe it through iconv -f windows-1252 -t utf-8 on its way in\)/);
   });

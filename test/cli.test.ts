@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
@@ -20,7 +20,7 @@ import { postgresMigrations } from '../src/store/postgres/migrations.js';
 import { sqliteMigrations } from '../src/store/sqlite/migrations.js';
 import { INSIGHTS_KEPT } from '../src/snapshot/snapshot.js';
 import { BUSINESS, REVIEWS } from './fixtures/data.js';
-import { ROOT, TEST_STORE, eventually, freePort, freshDatabase, openTestStore, runCli, startTestService, tempDir } from './helpers.js';
+import { ROOT, TEST_STORE, eventually, freePort, freshDatabase, openTestStore, pipedCli, runCli, startTestService, tempDir } from './helpers.js';
 
 async function setup() {
   const dir = tempDir();
@@ -263,7 +263,8 @@ describe('reviewcast import', () => {
     const env = { DATABASE_URL: db, BASE_URL: BASE };
     const file = join(dir, 'all.json');
     writeFileSync(file, JSON.stringify({ business: BUSINESS, reviews: REVIEWS }));
-    const first = await runCli(['import', file], env);
+    // From source: what it keeps is named for its build, read here with this process's (runCli).
+    const first = await runCli(['import', file], env, undefined, 'source');
     assert.equal(first.code, 0, first.stderr);
     assert.equal(first.stderr, '');
     const kept = () => keptRows(db).map((r) => `${r.name.split(':')[0]} ${r.bytes.toString('base64')}`);
@@ -296,7 +297,7 @@ describe('reviewcast import', () => {
     raw.exec(`CREATE TRIGGER refuse_feeds BEFORE INSERT ON kept WHEN NEW.name LIKE '/feed.xml%' BEGIN SELECT RAISE(ABORT, 'no room for feeds'); END;`);
     raw.close();
     writeFileSync(file, JSON.stringify([{ ...REVIEWS[0]!, text: 'Edited text' }]));
-    const second = await runCli(['import', file], env);
+    const second = await runCli(['import', file], env, undefined, 'source');
     assert.equal(second.code, 0, 'the import stands');
     assert.match(second.stdout, /revision 1 -> 2\n$/);
     assert.match(second.stderr, /^reviewcast import: the documents for https:\/\/reviews\.example\.test were not prepared \(no room for feeds\); the service makes them when it next loads this revision\n$/);
@@ -768,7 +769,7 @@ describe('files larger than one string can hold', () => {
     const piped = (content: string, args: string[], env: Record<string, string>) => {
       const file = join(dir, 'piped');
       writeFileSync(file, content);
-      return spawnSync('bash', ['-c', 'node="$1" main="$2"; shift 2; cat "$0" | "$node" --import tsx "$main" import "$@"', file, process.execPath, join(ROOT, 'src/cli/main.ts'), ...args], { cwd: ROOT, env: { ...process.env, LOG_LEVEL: 'warn', ...env }, encoding: 'utf8' });
+      return pipedCli(file, ['import', ...args], env);
     };
     const gbp = piped(JSON.stringify(GBP), ['--dry-run', '/dev/stdin'], (await setup()).env);
     assert.equal(gbp.status, 0, gbp.stderr);

@@ -6,7 +6,7 @@ import { after, before, describe, it } from 'node:test';
 import { deterministicUlid } from '../src/core/ids.js';
 import type { Review } from '../src/core/schema/review.js';
 import { BUSINESS, REVIEWS } from './fixtures/data.js';
-import { ROOT, eventually, freshDatabase, openTestStore, runCli, startServeProcess, tempDir } from './helpers.js';
+import { ROOT, builtCli, eventually, freshDatabase, openTestStore, runCli, startServeProcess, tempDir } from './helpers.js';
 import { CallbackServer, makeTestCa, type TestCa } from './websub-helpers.js';
 
 const OLD = REVIEWS.length;
@@ -31,7 +31,7 @@ async function seeded(): Promise<string> {
 /** Starts a CLI import and kills it with SIGKILL after `ms`; resolves with how it ended. */
 function importKilledAfter(database: string, file: string, ms: number): Promise<{ code: number | null; signal: string | null }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'src/cli/main.ts'), 'import', file], {
+    const child = spawn(process.execPath, [builtCli(), 'import', file], {
       cwd: ROOT,
       env: { ...process.env, DATABASE_URL: database, LOG_LEVEL: 'warn' },
       stdio: 'ignore',

@@ -1,4 +1,4 @@
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn, spawnSync, type SpawnSyncReturns } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
@@ -14,7 +14,9 @@ import { startServer, type RunningServer } from '../src/http/server.js';
 import { openStore } from '../src/store/open-store.js';
 import type { Store } from '../src/store/store.js';
 
-export { freePort, startServeProcess, type ServeProcess } from './serve.js';
+import { builtCli } from './serve.js';
+
+export { builtCli, freePort, startServeProcess, type ServeProcess } from './serve.js';
 
 export const ROOT = new URL('..', import.meta.url).pathname;
 
@@ -181,10 +183,14 @@ export interface CliResult {
   stderr: string;
 }
 
-/** Runs the real CLI in its own process (from source, through tsx). */
-export function runCli(args: string[], env: Record<string, string> = {}, stdin?: string): Promise<CliResult> {
+/**
+ * Runs the real CLI in its own process: the built one (builtCli), or from source through tsx
+ * where a test reads what it kept with this process's code (a kept document is named for the
+ * build that made it, and src/ through tsx is another build than dist/).
+ */
+export function runCli(args: string[], env: Record<string, string> = {}, stdin?: string, from: 'built' | 'source' = 'built'): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'src/cli/main.ts'), ...args], {
+    const child = spawn(process.execPath, [...(from === 'built' ? [builtCli()] : ['--import', 'tsx', join(ROOT, 'src/cli/main.ts')]), ...args], {
       cwd: ROOT,
       env: { ...process.env, LOG_LEVEL: 'warn', ...env },
       stdio: ['pipe', 'pipe', 'pipe'],
@@ -196,6 +202,18 @@ export function runCli(args: string[], env: Record<string, string> = {}, stdin?:
     child.on('error', reject);
     child.on('close', (code) => resolve({ code, stdout, stderr }));
     child.stdin.end(stdin ?? '');
+  });
+}
+
+/**
+ * The CLI with `file` piped to its stdin through a shell, as an operator would (`cat file |
+ * reviewcast import /dev/stdin`): spawn's own stdin is a socket, which /dev/stdin cannot open.
+ */
+export function pipedCli(file: string, args: string[], env: Record<string, string>): SpawnSyncReturns<string> {
+  return spawnSync('bash', ['-c', 'node="$1" cli="$2"; shift 2; cat "$0" | "$node" "$cli" "$@"', file, process.execPath, builtCli(), ...args], {
+    cwd: ROOT,
+    env: { ...process.env, LOG_LEVEL: 'warn', ...env },
+    encoding: 'utf8',
   });
 }
 

@@ -1,11 +1,28 @@
 // Starting a `reviewcast serve` process and the pieces around it (a free port, readiness), shared by the tests and the benchmarks.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readdirSync, statSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const SOURCE = fileURLToPath(new URL('../src/cli/main.ts', import.meta.url));
 const BUILT = fileURLToPath(new URL('../bin/reviewcast.js', import.meta.url));
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
+let fresh = false;
+
+/**
+ * The built CLI (bin/reviewcast.js on dist/), which the tests run as an operator does: through
+ * tsx every run took a second or two more. `npm test` builds first (pretest); a test run by hand
+ * after src/ changed without a build is refused here rather than testing the old code.
+ */
+export function builtCli(): string {
+  if (fresh) return BUILT;
+  const built = statSync(join(ROOT, 'dist/cli/main.js'), { throwIfNoEntry: false })?.mtimeMs ?? 0;
+  const src = join(ROOT, 'src');
+  const changed = readdirSync(src, { recursive: true, encoding: 'utf8' }).find((f) => statSync(join(src, f)).mtimeMs > built);
+  if (changed !== undefined) throw new Error(`dist/ is older than src/${changed}: run npm run build (npm test does)`);
+  fresh = true;
+  return BUILT;
+}
 
 /** A port nothing listens on right now (the OS picks it; released before returning). */
 export async function freePort(): Promise<number> {
@@ -32,9 +49,7 @@ export interface ServeOptions {
   env?: Record<string, string>;
   /** The port to listen on (a restart at the same address); a free one otherwise. */
   port?: number;
-  /** Run the compiled bin/reviewcast.js (benchmarks) instead of the source through tsx (tests). */
-  built?: boolean;
-  /** With built: another checkout's root whose bin/reviewcast.js to run (a benchmark's "before"). */
+  /** Another checkout's root whose bin/reviewcast.js to run (a benchmark's "before"); this one's otherwise. */
   root?: string;
   /** Passes the server's output through to this process's instead of keeping it for output(). */
   passOutput?: boolean;
@@ -59,9 +74,8 @@ export interface ServeProcess {
 export async function startServeProcess(database: string, opts: ServeOptions = {}): Promise<ServeProcess> {
   const port = opts.port ?? (await freePort());
   const url = `http://127.0.0.1:${port}`;
-  const built = opts.root === undefined ? BUILT : `${opts.root}/bin/reviewcast.js`;
-  const args = opts.built ? [built, 'serve'] : ['--import', 'tsx', SOURCE, 'serve'];
-  const child = spawn(process.execPath, args, {
+  const built = opts.root === undefined ? builtCli() : `${opts.root}/bin/reviewcast.js`;
+  const child = spawn(process.execPath, [built, 'serve'], {
     cwd: opts.root ?? ROOT,
     env: { ...process.env, DATABASE_URL: database, PORT: String(port), HOST: '127.0.0.1', BASE_URL: url, LOG_LEVEL: 'info', ...opts.env },
     stdio: ['ignore', opts.passOutput ? 'inherit' : 'pipe', opts.passOutput ? 'inherit' : 'pipe'],

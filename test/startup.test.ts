@@ -19,7 +19,10 @@ import { buildDigest } from '../src/snapshot/build-digest.js';
 import { gunzipWhole } from '../src/snapshot/compressor.js';
 import { BUSINESS, REVIEWS } from './fixtures/data.js';
 import { benchReviews } from '../bench/lib/dataset.js';
-import { ROOT, TEST_STORE, eventually, freshDatabase, openTestStore, runCli, startTestService, tempDir, type TestService } from './helpers.js';
+import { ROOT, TEST_STORE, builtCli, eventually, freshDatabase, openTestStore, runCli, startTestService, tempDir, type TestService } from './helpers.js';
+
+/** The CLI from source: these tests read what it kept with this process's build (runCli). */
+const cli = (args: string[], env: Record<string, string> = {}) => runCli(args, env, undefined, 'source');
 
 /** util-linux's script(1), which gives a command a pseudo-terminal (BusyBox's lacks -e). */
 const SCRIPT = ['/usr/bin/script', '/bin/script'].find((p) => existsSync(p) && spawnSync(p, ['--version'], { encoding: 'utf8' }).stdout?.includes('util-linux'));
@@ -80,7 +83,7 @@ describe('insights kept per revision in the store', () => {
     const database = await freshDatabase();
     const file = join(tempDir(), 'reviews.json');
     writeFileSync(file, JSON.stringify({ business: BUSINESS, reviews: REVIEWS }));
-    const imported = await runCli(['import', file], { DATABASE_URL: database });
+    const imported = await cli(['import', file], { DATABASE_URL: database });
     assert.equal(imported.code, 0, imported.stderr);
     assert.equal(imported.stderr, '', 'nothing to warn of');
     const svc = await startTestService({ database });
@@ -112,7 +115,7 @@ describe('insights kept per revision in the store', () => {
     const database = await freshDatabase();
     const file = join(tempDir(), 'reviews.json');
     writeFileSync(file, JSON.stringify({ business: BUSINESS, reviews: REVIEWS }));
-    const imported = await runCli(['import', file], { DATABASE_URL: database, BASE_URL: `${BASE}/` });
+    const imported = await cli(['import', file], { DATABASE_URL: database, BASE_URL: `${BASE}/` });
     assert.equal(imported.code, 0, imported.stderr);
     assert.equal(imported.stderr, '', 'nothing to warn of');
     const store = await openTestStore(database);
@@ -157,9 +160,9 @@ describe('insights kept per revision in the store', () => {
     const file = join(tempDir(), 'reviews.json');
     writeFileSync(file, JSON.stringify({ reviews: benchReviews(2500) }));
     // script(1) runs the CLI on a pseudo-terminal, as an operator's shell would; stdout and stderr both reach it.
-    const env: Record<string, string | undefined> = { ...process.env, NODE: process.execPath, MAIN: join(ROOT, 'src/cli/main.ts'), FILE: file, DATABASE_URL: join(tempDir(), 'tty.db'), BASE_URL: 'https://reviews.example.test', LOG_LEVEL: 'warn' };
+    const env: Record<string, string | undefined> = { ...process.env, NODE: process.execPath, CLI: builtCli(), FILE: file, DATABASE_URL: join(tempDir(), 'tty.db'), BASE_URL: 'https://reviews.example.test', LOG_LEVEL: 'warn' };
     delete env.CI;
-    const run = spawnSync(SCRIPT!, ['-qec', '"$NODE" --import tsx "$MAIN" import "$FILE"', '/dev/null'], { cwd: ROOT, env, encoding: 'utf8', timeout: 300_000 });
+    const run = spawnSync(SCRIPT!, ['-qec', '"$NODE" "$CLI" import "$FILE"', '/dev/null'], { cwd: ROOT, env, encoding: 'utf8', timeout: 300_000 });
     assert.equal(run.status, 0, `${run.error?.message ?? ''}\n${run.stdout}`);
     // Each redraw starts again at the line's first column (ESC[1G); the frames, escapes removed.
     const frames = run.stdout.split('\u001b[1G').flatMap((f) => stripVTControlCharacters(f).split(/\r|\n/)).map((f) => f.trim());
@@ -193,10 +196,10 @@ describe('insights kept per revision in the store', () => {
       await store.close();
     }
     const env = { DATABASE_URL: database, BASE_URL: BASE };
-    const first = await runCli(['prepare'], env);
+    const first = await cli(['prepare'], env);
     assert.equal(first.code, 0, first.stderr);
     assert.match(first.stdout, new RegExp(`^revision \\d+ \\(${REVIEWS.length} reviews\\): insights analysed and kept; documents for ${BASE} kept\\n$`));
-    const again = await runCli(['prepare'], env);
+    const again = await cli(['prepare'], env);
     assert.equal(again.code, 0, again.stderr);
     assert.match(again.stdout, /: insights kept already; documents for https:\/\/reviews\.example\.test kept\n$/, 'a second run reads what the first kept');
     const kept = await openTestStore(database);
@@ -225,7 +228,7 @@ describe('insights kept per revision in the store', () => {
       assert.equal(empty.stdout, 'nothing to prepare: the database is empty (the service seeds its demo on its first start and analyses it then)\n');
       await store.importReviews({ reviews: REVIEWS, business: BUSINESS, replace: false, dryRun: false });
       const { revision } = await store.getRevision();
-      const prepared = await runCli(['prepare'], { DATABASE_URL: database });
+      const prepared = await cli(['prepare'], { DATABASE_URL: database });
       assert.equal(prepared.code, 0, prepared.stderr);
       assert.match(prepared.stdout, /: insights analysed and kept; no documents: BASE_URL is not set \(the service makes them when it starts\)\n$/);
       assert.equal(await store.hasKept(revision, INSIGHTS_KEPT), true);
@@ -277,7 +280,7 @@ describe('insights kept per revision in the store', () => {
       writeFileSync(file, JSON.stringify({ reviews: reviews.slice(1000) }));
       // The service sees the data change while the import is still analysing it (polled every 100 ms
       // here) and analyses it too: two writers of the revision's kept entries at once.
-      const imported = await runCli(['import', file], { DATABASE_URL: database, BASE_URL: BASE });
+      const imported = await cli(['import', file], { DATABASE_URL: database, BASE_URL: BASE });
       assert.equal(imported.code, 0, imported.stderr);
       assert.equal(imported.stderr, '', 'nothing to warn of: what the import made was kept, or found kept already');
       assert.ok(await eventually(async () => JSON.parse((await insights(svc)).body).review_count === 3000, 30_000), 'the service serves the new revision');

@@ -27,7 +27,6 @@ function statusField(pid: number, field: string): number {
 export async function startService(databaseUrl: string, env: Record<string, string> = {}, root?: string): Promise<Service> {
   const t0 = performance.now();
   const proc = await startServeProcess(databaseUrl, {
-    built: true,
     root,
     passOutput: true,
     readyPath: '/insights.json',
