@@ -16,7 +16,7 @@ export function summaryOf(f: Figures): string | null {
   const praised = f.aspects.filter((a) => a.positive_count >= 3 && a.positive_pct >= 60).sort((x, y) => y.positive_count - x.positive_count || (x.id < y.id ? -1 : 1));
   if (praised.length) {
     // The first two, and any praised as often as the second: "most often" names no false lead.
-    const named = [...praised.slice(0, 2), ...praised.slice(2).filter((a) => a.positive_count === praised[1]!.positive_count)];
+    const named = [praised[0]!, ...levelWithFirst(praised.slice(1), (a) => a.positive_count)];
     const said = named.map((a) => `${a.label.toLowerCase()} (${a.positive_pct}% positive of ${a.mention_count} mentions)`);
     // The next aspects, praised about as often as the last named (and as often as each other), are said too.
     const next = levelWithFirst(praised.slice(named.length), (a) => a.positive_count);

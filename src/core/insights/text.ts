@@ -87,7 +87,7 @@ const QUANTIFIERS = /^(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|hu
  * follow a noun ("found the leak behind"), words of a run-on ("no show tho"), day names.
  */
 const ENDS_NOUN_PHRASE = new Set(
-  `in on after before because since behind until though although unless near under through across without per except despite considering including either yet too also even only pretty really inside outside out up here there anywhere everywhere somewhere nowhere tho lol btw imo smh cant dont wont didnt doesnt isnt wasnt werent arent couldnt wouldnt shouldnt aint im ive itself himself herself themselves myself ourselves yourself yourselves nobody everybody anybody somebody nothing all both each many more most less least such same monday tuesday wednesday thursday friday saturday sunday`.split(' '),
+  `in on after before because since behind although unless near under through across without per except despite considering including either yet also pretty inside outside out up here there anywhere everywhere somewhere nowhere tho lol btw imo smh cant dont wont didnt doesnt isnt wasnt werent arent couldnt wouldnt shouldnt aint im ive itself himself herself themselves myself ourselves yourself yourselves nobody everybody anybody somebody nothing all both each many more most less least such same monday tuesday wednesday thursday friday saturday sunday`.split(' '),
 );
 /** A contraction ("that's", "isn't"): a clause's, never a noun phrase's; a possessive "competitor's" is. */
 const CONTRACTED = /'(?:d|ll|re|ve|m|t)$|^(?:he|she|it|that|there|what|who|where|here|how|let)'s$/;
