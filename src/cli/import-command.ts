@@ -134,9 +134,12 @@ const READERS: Record<ImportFormat, (file: ImportFile, wholeTextBytes: number) =
 /** A Google Business Profile `reviews.list` response names its fields so; our JSON never does. */
 const GBP_FIELDS = /"(?:reviewId|starRating)"\s*:/;
 
+/** Extensions of delimited text: the CSV reader takes commas, semicolons or tabs by the header row. */
+const DELIMITED = new Set(['.csv', '.tsv', '.tab']);
+
 /** The format of a file given without --format: CSV by its extension, else GBP when its JSON reads like a Google export, else our JSON. */
 export function guessFormat(file: ImportFile): ImportFormat {
-  if (extname(file.path).toLowerCase() === '.csv') return 'csv';
+  if (DELIMITED.has(extname(file.path).toLowerCase())) return 'csv';
   return GBP_FIELDS.test(file.head) ? 'gbp' : 'json';
 }
 
