@@ -118,10 +118,28 @@
     return { res, body };
   }
 
+  /** The filters a 400's issues name, as the page words them ("Stars (choose 1 to 5 stars)"). */
+  function named(body) {
+    return [...new Set(body.issues.map((i) => FILTER_HELP[i.parameter]).filter(Boolean).map(([label, hint]) => `${label} (${hint})`))];
+  }
+
   function problem(res, body) {
     if (res.status !== 400 || !body.issues) return 'Could not load reviews; please try again.';
-    const named = [...new Set(body.issues.map((i) => FILTER_HELP[i.parameter]).filter(Boolean).map(([label, hint]) => `${label} (${hint})`))];
-    return named.length ? `These filters could not be used: ${named.join('; ')}.` : 'These filters could not be used; please change or clear them.';
+    const names = named(body);
+    return names.length ? `These filters could not be used: ${names.join('; ')}.` : 'These filters could not be used; please change or clear them.';
+  }
+
+  /** The alert the server-rendered page shows for filters it left out (review-page.ts), or none. */
+  function drawErrors(left) {
+    if (!left.length) {
+      errors.replaceChildren();
+      errors.hidden = true;
+      return;
+    }
+    const alert = el('p', { class: 'card error', role: 'alert' }, `Some filters could not be used and were left out: ${left.join('; ')}. `);
+    alert.append(el('a', { href: '/' }, 'Clear filters'));
+    errors.replaceChildren(alert);
+    errors.hidden = false;
   }
 
   function drawPager() {
@@ -148,18 +166,26 @@
     timer = 0;
     const p = formParams();
     status.textContent = 'Loading…';
-    const { res, body } = await fetchPage(p, null);
+    let { res, body } = await fetchPage(p, null);
+    // As the server-rendered page does (parsePageQuery): filters the search refuses ("From" after "To")
+    // are named and left out, and the list is the answer to the rest, not the list before.
+    let used = p;
+    let left = [];
+    if (res.status === 400 && body.issues) {
+      const refused = new Set(body.issues.map((i) => Object.keys(API_NAMES).find((k) => API_NAMES[k] === i.parameter) || i.parameter));
+      left = named(body);
+      used = new URLSearchParams([...p].filter(([k]) => !refused.has(k)));
+      ({ res, body } = await fetchPage(used, null));
+    }
     if (!res.ok) {
       status.textContent = problem(res, body);
       return;
     }
-    state = { params: p, matched: body.matched, shown: body.returned, cursor: body.next_cursor };
+    state = { params: used, matched: body.matched, shown: body.returned, cursor: body.next_cursor };
     notices.replaceChildren(...(body.notices ?? []).map((n) => el('p', { class: 'card notice' }, n.message)));
     notices.hidden = !body.notices?.length;
-    // This list is the search's answer to every value in the form: none was left out.
-    errors.replaceChildren();
-    errors.hidden = true;
-    list.replaceChildren(...body.reviews.map((r) => card(r, p.get('query'))));
+    drawErrors(left);
+    list.replaceChildren(...body.reviews.map((r) => card(r, used.get('query'))));
     drawStatus();
     drawPager();
     const url = p.toString() ? `/?${p}` : '/';

@@ -465,6 +465,33 @@ describe('the review list script', () => {
     }
   });
 
+  it('J4c: a filter the search refuses ("From" after "To") is named and left out, and the list is the answer to the rest, as the server page does', { skip }, async () => {
+    const alert = (page: Page) => page.locator('#review-errors [role=alert]');
+    const w = await open('/?rating=5');
+    try {
+      await w.page.locator('input[name=since]').fill('2026-06-01');
+      await w.page.locator('input[name=until]').fill('2026-03-01');
+      await w.page.waitForURL(/until=2026-03-01/);
+      await settled(w.page);
+      assert.equal(await alert(w.page).isVisible(), true);
+      assert.equal(await alert(w.page).textContent(), 'Some filters could not be used and were left out: To (enter a date such as 2026-03-05, not before From). Clear filters');
+      // The list and its count are those of the filters that could be used: five stars from June 1.
+      const kept = ((await (await fetch(`${svc.url}/api/reviews/search?rating=5&since=2026-06-01&limit=1`)).json()) as { matched: number }).matched;
+      assert.ok(kept > 0);
+      assert.match((await statusText(w.page))!, new RegExp(`^${kept.toLocaleString('en-US')} reviews match; showing 1 to ${Math.min(kept, 20)}, newest first\\.$`));
+      const dates = await w.page.locator('#review-list time').evaluateAll((els) => els.map((e) => e.getAttribute('datetime')!));
+      assert.ok(dates.length > 0 && dates.every((d) => d >= '2026-06-01'), dates.join(' '));
+      // The server page for the same URL says the same.
+      const served = await (await fetch(`${svc.url}/?rating=5&since=2026-06-01&until=2026-03-01`)).text();
+      assert.ok(served.includes('left out: To (enter a date such as 2026-03-05, not before From).'));
+      assert.deepEqual(await axeViolations(w.page), []);
+      // The one refused search is the only request that failed.
+      assert.deepEqual(w.problems.filter((p) => !/^(HTTP 400: .*\/api\/reviews\/search\?.*until=2026-03-01|console: Failed to load resource: .* 400)/.test(p)), []);
+    } finally {
+      await w.context.close();
+    }
+  });
+
   it('J5: a filter set by the script shows a Clear link that clears it in place', { skip }, async () => {
     const w = await open('/');
     try {
