@@ -143,8 +143,10 @@ function verdict3(pos: number, neg: number, neu: number, places = 3): { polarity
 interface Index {
   /** Single feature -> row number. */
   rows: Map<string, number>;
-  /** Word pair -> its row's offset in `weights`, by first and second word. */
-  pairRows: Map<string, Map<string, number>>;
+  /** Word pairs: every first word and every second word numbered, a pair's row offset in `weights` under pairKey(first, second). */
+  firsts: Map<string, number>;
+  seconds: Map<string, number>;
+  pairRows: Map<number, number>;
   count: number;
   weights: Float32Array | Int16Array;
   scale: number;
@@ -156,15 +158,20 @@ function pairAt(f: string): number {
   return space < 1 || f.indexOf(' ', space + 1) >= 0 || f.startsWith('P:') ? -1 : space;
 }
 
+/** A pair's key in Index.pairRows: numbers, so reading a pair costs no string lookup (the words' numbers are found once per distinct word). */
+const pairKey = (first: number, second: number): number => first * PAIR_SECONDS + second;
+/** Room for this many distinct second words: keys stay small integers (first * 2^15 + second < 2^30). */
+const PAIR_SECONDS = 2 ** 15;
+
 function indexOf(features: readonly string[], weights: Float32Array | Int16Array, scale: number, width: number): Index {
   const rows = new Map<string, number>();
-  const pairRows = new Map<string, Map<string, number>>();
-  const words = new Map<string, string>();
-  const one = (w: string) => {
-    const known = words.get(w);
-    if (known !== undefined) return known;
-    words.set(w, w);
-    return w;
+  const firsts = new Map<string, number>();
+  const seconds = new Map<string, number>();
+  const pairRows = new Map<number, number>();
+  const numbered = (words: Map<string, number>, w: string): number => {
+    let n = words.get(w);
+    if (n === undefined) words.set(w, (n = words.size));
+    return n;
   };
   features.forEach((f, i) => {
     const space = pairAt(f);
@@ -172,12 +179,10 @@ function indexOf(features: readonly string[], weights: Float32Array | Int16Array
       rows.set(f, i);
       return;
     }
-    const first = one(f.slice(0, space));
-    let seconds = pairRows.get(first);
-    if (!seconds) pairRows.set(first, (seconds = new Map()));
-    seconds.set(one(f.slice(space + 1)), i * width);
+    pairRows.set(pairKey(numbered(firsts, f.slice(0, space)), numbered(seconds, f.slice(space + 1))), i * width);
   });
-  return { rows, pairRows, count: features.length, weights, scale };
+  if (seconds.size > PAIR_SECONDS || firsts.size > PAIR_SECONDS) throw new Error(`the model has more distinct words in pairs (${firsts.size}, ${seconds.size}) than pair keys have room for (${PAIR_SECONDS})`);
+  return { rows, firsts, seconds, pairRows, count: features.length, weights, scale };
 }
 
 /** Width of a row: detection (A), review (3), polarity (3 + 3A). */
@@ -212,12 +217,13 @@ const WORD_SUMS_MAX = 50_000;
 const UNSEEN = -2;
 const NONE = -1;
 
-/** A word as the model reads it: offsets of its summed rows in `sums` (or UNSEEN / NONE), and the rows of the pairs it starts. */
+/** A word as the model reads it: offsets of its summed rows in `sums` (or UNSEEN / NONE), and its numbers as a pair's first and second word (or NONE). */
 interface WordSums {
   word: Word;
   plain: number;
   negated: number;
-  pairs: ReadonlyMap<string, number> | undefined;
+  first: number;
+  second: number;
 }
 
 export class AspectModel {
@@ -235,7 +241,9 @@ export class AspectModel {
   private readonly rows: Map<string, number>;
   private readonly weights: Float32Array | Int16Array;
   private readonly scale: number;
-  private readonly pairRows: Map<string, Map<string, number>>;
+  private readonly firsts: Map<string, number>;
+  private readonly seconds: Map<string, number>;
+  private readonly pairRows: Map<number, number>;
   private pairStrings: Pairs | undefined;
   private readonly width: number;
   private readonly P: number;
@@ -278,6 +286,8 @@ export class AspectModel {
     this.width = widthOf(A);
     this.index = index;
     this.rows = index.rows;
+    this.firsts = index.firsts;
+    this.seconds = index.seconds;
     this.pairRows = index.pairRows;
     this.weights = index.weights;
     this.scale = index.scale;
@@ -330,7 +340,7 @@ export class AspectModel {
   toFile(trainedOn: ModelFile['trained_on']): ModelFile {
     const features: string[] = new Array<string>(this.index.count);
     for (const [f, i] of this.rows) features[i] = f;
-    for (const [first, seconds] of this.pairRows) for (const [second, at] of seconds) features[at / this.width] = `${first} ${second}`;
+    for (const [first, second, at] of this.pairList()) features[at / this.width] = `${first} ${second}`;
     const weights = Float32Array.from(this.weights, (w) => Math.fround(w * this.scale));
     const max = weights.reduce((m, w) => Math.max(m, Math.abs(w)), 0) || 1;
     const scale = max / 32767;
@@ -343,8 +353,25 @@ export class AspectModel {
 
   /** The word pairs the model has weights for, as feature strings (featuresOf builds only these on the reference path); made when first asked. */
   get pairs(): Pairs {
-    this.pairStrings ??= new Map([...this.pairRows].map(([first, seconds]) => [first, new Map([...seconds.keys()].map((second) => [second, `${first} ${second}`]))]));
+    if (this.pairStrings === undefined) {
+      const pairs = new Map<string, Map<string, string>>();
+      for (const [first, second] of this.pairList()) {
+        let seconds = pairs.get(first);
+        if (!seconds) pairs.set(first, (seconds = new Map()));
+        seconds.set(second, `${first} ${second}`);
+      }
+      this.pairStrings = pairs;
+    }
     return this.pairStrings;
+  }
+
+  /** Every word pair the model has a weight for: its two words and its row's offset. */
+  private pairList(): [string, string, number][] {
+    const firstWords: string[] = [];
+    const secondWords: string[] = [];
+    for (const [w, n] of this.firsts) firstWords[n] = w;
+    for (const [w, n] of this.seconds) secondWords[n] = w;
+    return [...this.pairRows].map(([key, at]) => [firstWords[Math.floor(key / PAIR_SECONDS)]!, secondWords[key % PAIR_SECONDS]!, at]);
   }
 
   /** For a word's own features, which never hold a space (so are never pairs, which `rows` leaves out). */
@@ -355,7 +382,10 @@ export class AspectModel {
     const row = this.rows.get(feature);
     if (row !== undefined) return row * this.width;
     const space = pairAt(feature);
-    return space < 0 ? NONE : (this.pairRows.get(feature.slice(0, space))?.get(feature.slice(space + 1)) ?? NONE);
+    if (space < 0) return NONE;
+    const first = this.firsts.get(feature.slice(0, space));
+    const second = this.seconds.get(feature.slice(space + 1));
+    return first === undefined || second === undefined ? NONE : (this.pairRows.get(pairKey(first, second)) ?? NONE);
   }
 
   /** The sentence's rows, emptied: valid until the next call. */
@@ -379,10 +409,11 @@ export class AspectModel {
       let e = this.words.get(w);
       if (e === undefined) {
         const word = wordOf(w);
-        const pairs = this.pairRows.get(w);
+        const first = this.firsts.get(w) ?? NONE;
+        const second = this.seconds.get(w) ?? NONE;
         // Kept only when the model reads something in it: the words it never had (numbers, names) pass through.
-        if (pairs !== undefined || word.plain.some(this.known) || word.negated.some(this.known)) this.words.set(w, (e = { word, plain: UNSEEN, negated: UNSEEN, pairs }));
-        else e = { word, plain: NONE, negated: NONE, pairs };
+        if (first !== NONE || second !== NONE || word.plain.some(this.known) || word.negated.some(this.known)) this.words.set(w, (e = { word, plain: UNSEEN, negated: UNSEEN, first, second }));
+        else e = { word, plain: NONE, negated: NONE, first, second };
       }
       entries[i] = e;
       plain[i] = e.word;
@@ -400,8 +431,9 @@ export class AspectModel {
         at = e.plain;
       }
       if (at >= 0) rows.word(at);
-      if (e.pairs !== undefined && i + 1 < n) {
-        rows.feature(e.pairs.get(words[i + 1]!) ?? NONE);
+      if (e.first !== NONE && i + 1 < n) {
+        const second = entries[i + 1]!.second;
+        if (second !== NONE) rows.feature(this.pairRows.get(pairKey(e.first, second)) ?? NONE);
       }
     }
     for (let c = 0; c < CUES.length; c++) if (cues & CUES[c]![0]) rows.feature(this.cueRows[c]!);

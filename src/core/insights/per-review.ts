@@ -10,7 +10,7 @@ import { TAXONOMY_VERSION } from './taxonomy.js';
 import { DOMAIN_LEXICON, GENERAL_LEXICON, NEGATORS } from './lexicon.js';
 import { PhraseMatcher } from './matcher.js';
 import { phrasePieces, tokenize, wordRuns } from './text.js';
-import { topicPhrasesOf, topicStopWords } from './themes.js';
+import { topicPhrasesOf, topicWords, type TopicWords } from './themes.js';
 
 /** Bumped whenever the analysis of a given text can change (model, lexicon, rules). */
 export const ANALYSER_VERSION = '2.7.0';
@@ -145,7 +145,7 @@ export class ReviewAnalyser {
   readonly matchers: EntityMatchers;
   readonly key: string;
   private readonly candidateNames: (text: string) => string[];
-  private readonly topicSkip: (w: string) => boolean;
+  private readonly topicWords: TopicWords;
   /** One string per distinct phrase, key and topic phrase in kept analyses: reviews repeat them endlessly. */
   private readonly strings = new Map<string, string>();
   /**
@@ -165,7 +165,7 @@ export class ReviewAnalyser {
     this.analyser = new AspectAnalyser(business.custom_aspects ?? [], model);
     this.matchers = entityMatchers(business);
     this.candidateNames = technicianNameFinder(business);
-    this.topicSkip = topicStopWords(business);
+    this.topicWords = topicWords(business);
     this.key = JSON.stringify([ANALYSER_VERSION, business.technicians, business.services, business.service_areas, business.custom_aspects ?? [], business.name]);
   }
 
@@ -264,7 +264,7 @@ export class ReviewAnalyser {
       entityPhrases.push([this.intern(key), phrases]);
     }
     const candidates = text ? this.candidateNames(text) : EMPTY;
-    const topicPhrases = topicPhrasesOf(runs, this.topicSkip).map((b) => this.intern(b));
+    const topicPhrases = topicPhrasesOf(runs, this.topicWords).map((b) => this.intern(b));
     const areas = text ? [...new Set(this.matchers.areas.filter((a) => a.re.test(text)).map((a) => a.name))] : EMPTY;
     return {
       per,

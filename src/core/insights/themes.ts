@@ -13,56 +13,60 @@ const STOP = new Set(
 /** Words that recur in reviews without being a theme: courtesy, framing, the business's own name, its people. */
 const FRAMING = new Set('called call calling around because using used use time times second first thank thanks stars star definitely highly recommend recommended will company go-to really also again would could review five four'.split(' '));
 
-/** Which words cannot start or end a topic phrase, for this business. */
-export function topicStopWords(business: Business): (w: string) => boolean {
-  const own = new Set([business.name, ...business.technicians.flatMap((t) => [t.name, ...t.aliases])].flatMap((n) => tokenize(n)));
-  return (w: string) => STOP.has(w) || FRAMING.has(w) || own.has(w) || /^\d+$/.test(w) || w.length < 3;
-}
 
 /** "said he'd", "can't say", "we'll see": a contracted auxiliary is part of a clause, not of a topic (a possessive "tech's name" is). */
 const CONTRACTION = /(?:n't|'d|'ll|'re|'ve|'m)$/;
 
-/** What a word can be in a topic, as bits (WORD_SHAPES). */
+/** What a word can be in a topic, as bits (topicWords). */
 const NO_START = 1;
 const NO_END = 2;
 const PAST_FORM = 4;
 const STANDS_FOR_OBJECT = 8;
 const ING = 16;
 const VALENCED = 32;
+/** Not in a topic at all: a stop word, framing, the business's own name or its people's, a number, a word under three letters. */
+const SKIP = 64;
 
-/** Per distinct word, its shape bits: worked out once, not at every pair; emptied when full so it stays bounded. */
-const WORD_SHAPES = new Map<string, number>();
-const WORD_SHAPES_MAX = 50_000;
+/** A word's topic bits for one business (TopicWords). */
+export type TopicWords = (w: string) => number;
+/** Distinct words kept with their bits; emptied when full so it stays bounded. */
+const TOPIC_WORDS_MAX = 50_000;
+const DIGITS = /^\d+$/;
 
-function shapeOf(w: string): number {
-  let bits = WORD_SHAPES.get(w);
-  if (bits === undefined) {
-    if (WORD_SHAPES.size >= WORD_SHAPES_MAX) WORD_SHAPES.clear();
+/** What each word can be in a topic for this business, worked out once per distinct word rather than at every word and pair. */
+export function topicWords(business: Business): TopicWords {
+  const own = new Set([business.name, ...business.technicians.flatMap((t) => [t.name, ...t.aliases])].flatMap((n) => tokenize(n)));
+  const known = new Map<string, number>();
+  return (w: string): number => {
+    let bits = known.get(w);
+    if (bits !== undefined) return bits;
+    // Numbers (invoice and street numbers) are endless and never topics: not kept.
+    if (DIGITS.test(w)) return SKIP;
+    if (known.size >= TOPIC_WORDS_MAX) known.clear();
     const contraction = CONTRACTION.test(w);
     const adverb = isAdverb(w);
     const past = isPast(w);
     bits =
+      (STOP.has(w) || FRAMING.has(w) || own.has(w) || w.length < 3 ? SKIP : 0) |
       (contraction || adverb || SUPERLATIVE.test(w) ? NO_START : 0) |
       (contraction || adverb || isAdjective(w) || past || PRESENT_VERB.has(w) ? NO_END : 0) |
       (past ? PAST_FORM : 0) |
       (PRONOUN.has(w) ? STANDS_FOR_OBJECT : 0) |
       (w.endsWith('ing') ? ING : 0) |
       (VALENCE.has(w) ? VALENCED : 0);
-    WORD_SHAPES.set(w, bits);
-  }
-  return bits;
+    known.set(w, bits);
+    return bits;
+  };
 }
 
 /**
- * Whether two words can start and end a topic, without a part-of-speech tagger: a topic is a
+ * Whether two words (their topic bits) can start and end a topic, without a part-of-speech tagger: a topic is a
  * noun-ish phrase ("heat pump", "excellent job", "customer service") or a whole verb phrase
  * ("explained everything", "asked questions"). Word endings and short closed lists tell what
  * cannot end or start one (no contraction, adverb or superlative first; no contraction, adverb,
  * adjective, past form or verb in -s last).
  */
-function isTopicShape(first: string, last: string): boolean {
-  const f = shapeOf(first);
-  const l = shapeOf(last);
+function isTopicShape(f: number, l: number): boolean {
   if (f & NO_START || l & NO_END) return false;
   if (l & STANDS_FOR_OBJECT) return (f & PAST_FORM) !== 0;
   // After a verb, an -ing word is a verb too ("stopped blowing", "kept tripping"): the phrase is cut before its object.
@@ -76,23 +80,23 @@ function isTopicShape(first: string, last: string): boolean {
  * shoe covers"), whole (no such word just before or after: not "pump work" out of "heat pump
  * work"), nor before "than" ("area cleaner than").
  */
-export function topicPhrasesOf(sentences: readonly (readonly (readonly string[])[])[], skip: (w: string) => boolean): string[] {
+export function topicPhrasesOf(sentences: readonly (readonly (readonly string[])[])[], wordBits: TopicWords): string[] {
   const seen = new Set<string>();
-  const open: boolean[] = [];
+  const bits: number[] = [];
   for (const runs of sentences) {
     for (const toks of runs) {
       if (toks.length < 2) continue;
-      open.length = toks.length;
-      for (let k = 0; k < toks.length; k++) open[k] = !skip(toks[k]!);
+      bits.length = toks.length;
+      for (let k = 0; k < toks.length; k++) bits[k] = wordBits(toks[k]!);
       let i = 0;
       while (i + 1 < toks.length) {
         let end = i + 1;
-        while (end < toks.length && leadsOn(toks, open, end - 1)) end++;
+        while (end < toks.length && leadsOn(bits, end - 1)) end++;
         const n = end - i;
         if (toks[end] !== 'than') {
           // An opinion before a compound is the review's view of the topic, not another topic: "excellent customer service" counts for "customer service".
-          if (n === 3 && (shapeOf(toks[i]!) & (VALENCED | PAST_FORM)) === VALENCED) seen.add(`${toks[i + 1]} ${toks[i + 2]}`);
-          else if (n === 2 || (n === 3 && isTopicShape(toks[i]!, toks[end - 1]!))) seen.add(toks.slice(i, end).join(' '));
+          if (n === 3 && (bits[i]! & (VALENCED | PAST_FORM)) === VALENCED) seen.add(`${toks[i + 1]} ${toks[i + 2]}`);
+          else if (n === 2 || (n === 3 && isTopicShape(bits[i]!, bits[end - 1]!))) seen.add(toks.slice(i, end).join(' '));
         }
         // The pair that ended this run cannot start the next one.
         i = end;
@@ -102,7 +106,7 @@ export function topicPhrasesOf(sentences: readonly (readonly (readonly string[])
   return [...seen];
 }
 
-/** Whether word k leads on to word k + 1 as a topic does (`open`: the words that may be in a topic at all). */
-function leadsOn(toks: readonly string[], open: readonly boolean[], k: number): boolean {
-  return open[k]! && open[k + 1]! && isTopicShape(toks[k]!, toks[k + 1]!);
+/** Whether word k leads on to word k + 1 as a topic does (`bits`: the words' topic bits). */
+function leadsOn(bits: readonly number[], k: number): boolean {
+  return !(bits[k]! & SKIP) && !(bits[k + 1]! & SKIP) && isTopicShape(bits[k]!, bits[k + 1]!);
 }
