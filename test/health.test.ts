@@ -1,6 +1,6 @@
 // /healthz asks the store: 503 store_unavailable once the database can not answer a read.
 import assert from 'node:assert/strict';
-import { writeFileSync } from 'node:fs';
+import { copyFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import pg from 'pg';
 import { BUSINESS, REVIEWS } from './fixtures/data.js';
@@ -46,4 +46,28 @@ describe('/healthz', () => {
       await svc.store.close().catch(() => undefined);
     }
   });
+
+  for (const [how, change] of [
+    ['removed', (db: string) => rmSync(db)],
+    // A backup put in its place with mv: a sound SQLite file with the same data, but not the one this process reads.
+    ['replaced by a copy of itself', (db: string) => {
+      copyFileSync(db, `${db}.copy`);
+      renameSync(`${db}.copy`, db);
+    }],
+  ] as const) {
+    it(`SQLite: 503 once the file the service opened is ${how}, naming what happened`, { skip: TEST_STORE !== 'sqlite' && 'a SQLite file' }, async () => {
+      const svc = await startTestService({ business: BUSINESS, reviews: REVIEWS });
+      try {
+        assert.equal((await fetch(`${svc.url}/healthz`)).status, 200);
+        change(svc.database);
+        const res = await fetch(`${svc.url}/healthz`);
+        assert.equal(res.status, 503);
+        assert.equal(((await res.json()) as { error: string }).error, 'store_unavailable');
+        await assert.rejects(svc.store.checkHealth(), how === 'removed' ? /has been removed since the service opened it/ : /is another file than the one the service opened/);
+      } finally {
+        await svc.server.close();
+        await svc.store.close().catch(() => undefined);
+      }
+    });
+  }
 });

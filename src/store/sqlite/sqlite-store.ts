@@ -1,5 +1,5 @@
 /** The Store on SQLite (one file, WAL): opens and migrates the database and composes the store of each concern over it. */
-import { closeSync, mkdirSync, openSync, readSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readSync, statSync, type Stats } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import type { Store } from '../store.js';
@@ -29,9 +29,15 @@ const SQLITE_MAGIC = Buffer.from('SQLite format 3\0');
 /**
  * The file's header, read from disk, and a query. The query alone is not enough: it is answered
  * from the WAL and the page cache, so it succeeds while the file under it has been overwritten.
+ * And the file at the path must be the one opened: one removed, or put in its place (a backup
+ * restored with mv, a new database made by an import after a removal), is not what this process
+ * reads and serves.
  */
-function checkHealth(db: Database.Database, path: string): void {
-  if (path !== ':memory:') {
+function checkHealth(db: Database.Database, path: string, opened: Stats | undefined): void {
+  if (path !== ':memory:' && opened) {
+    const now = statSync(path, { throwIfNoEntry: false });
+    if (!now) throw new Error(`${path} has been removed since the service opened it; restart the service once a database is back in its place`);
+    if (now.ino !== opened.ino || now.dev !== opened.dev) throw new Error(`${path} is another file than the one the service opened (replaced or restored while it ran); restart the service to serve it`);
     const head = Buffer.alloc(SQLITE_MAGIC.length);
     const fd = openSync(path, 'r');
     try {
@@ -47,6 +53,7 @@ function checkHealth(db: Database.Database, path: string): void {
 export function openSqliteStore(path: string): Store {
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
   const db = new Database(path);
+  const opened = path === ':memory:' ? undefined : statSync(path);
   db.pragma('journal_mode = WAL');
   // The CLI and the server share the file: wait for a writer instead of failing at once.
   db.pragma('busy_timeout = 10000');
@@ -62,7 +69,7 @@ export function openSqliteStore(path: string): Store {
     ...sqliteSettingsStore(db, meta),
     ...sqliteKeptStore(db),
     async checkHealth() {
-      checkHealth(db, path);
+      checkHealth(db, path, opened);
     },
     async close() {
       stopWatching();
