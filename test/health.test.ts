@@ -4,7 +4,7 @@ import { copyFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import pg from 'pg';
 import { BUSINESS, REVIEWS } from './fixtures/data.js';
-import { recordingLogger, startTestService, TEST_STORE } from './helpers.js';
+import { eventually, recordingLogger, startTestService, TEST_STORE } from './helpers.js';
 
 /** Takes the database away under a running server: the SQLite file overwritten, the PostgreSQL database dropped. */
 async function breakDatabase(database: string): Promise<void> {
@@ -70,4 +70,24 @@ describe('/healthz', () => {
       }
     });
   }
+
+  it('PostgreSQL: the service\'s connections are named in pg_stat_activity, so an operator can tell them from others', { skip: TEST_STORE !== 'postgres' && 'PostgreSQL connections' }, async () => {
+    const svc = await startTestService({ business: BUSINESS, reviews: REVIEWS });
+    const admin = new URL(svc.database);
+    const name = admin.pathname.slice(1);
+    admin.pathname = '/test';
+    const client = new pg.Client({ connectionString: admin.toString() });
+    await client.connect();
+    try {
+      assert.equal((await fetch(`${svc.url}/healthz`)).status, 200);
+      const names = async () => (await client.query<{ application_name: string }>('SELECT DISTINCT application_name FROM pg_stat_activity WHERE datname = $1 ORDER BY 1', [name])).rows.map((r) => r.application_name);
+      // The listening connection is opened beside the start, not awaited by it.
+      await eventually(async () => (await names()).length === 2, 5_000);
+      assert.deepEqual(await names(), ['reviewcast', 'reviewcast (listening for changes)']);
+    } finally {
+      await client.end();
+      await svc.server.close();
+      await svc.store.close().catch(() => undefined);
+    }
+  });
 });

@@ -12,7 +12,7 @@ import { postgresMigrations } from './migrations.js';
 import { postgresRateLimitStore } from './rate-limits.js';
 import { postgresReviewStore } from './reviews.js';
 import { postgresSettingsStore } from './settings.js';
-import { tx } from './sql.js';
+import { APPLICATION_NAME, tx } from './sql.js';
 
 // Epoch milliseconds are BIGINT: read them as numbers (exact below 2^53, far beyond any date here).
 pg.types.setTypeParser(pg.types.builtins.INT8, Number);
@@ -41,7 +41,7 @@ const CONNECT_TIMEOUT_MS = 10_000;
 
 export async function openPostgresStore(url: string): Promise<Store> {
   // One connection with a deadline first: the pool has none, as one would also cut short a wait for a busy pool under load.
-  const probe = new pg.Client({ connectionString: url, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
+  const probe = new pg.Client({ connectionString: url, connectionTimeoutMillis: CONNECT_TIMEOUT_MS, fallback_application_name: APPLICATION_NAME });
   const started = Date.now();
   try {
     await probe.connect();
@@ -51,7 +51,7 @@ export async function openPostgresStore(url: string): Promise<Store> {
     throw Date.now() - started >= CONNECT_TIMEOUT_MS ? new Error(`no answer within ${CONNECT_TIMEOUT_MS / 1000} s (connection timeout)`) : err;
   }
   await probe.end();
-  const pool = new pg.Pool({ connectionString: url, max: 10 });
+  const pool = new pg.Pool({ connectionString: url, max: 10, fallback_application_name: APPLICATION_NAME });
   // An idle connection that fails (server restart, network) is dropped by the pool and the next query opens another.
   pool.on('error', () => {});
   await migrate(pool);

@@ -4,7 +4,7 @@ import { prepareImport, type ImportOutcome } from '../../core/import-plan.js';
 import type { Business } from '../../core/schema/business.js';
 import type { Review } from '../../core/schema/review.js';
 import type { ImportRequest, ReviewStore, RevisionInfo, StoredData } from '../store.js';
-import { meta, setMeta, tx, withClient } from './sql.js';
+import { APPLICATION_NAME, meta, setMeta, tx, withClient } from './sql.js';
 
 const CHANNEL = 'reviewcast_revision';
 /** An arbitrary constant naming the advisory lock importers take turns on. */
@@ -26,7 +26,7 @@ export function postgresReviewStore(pool: pg.Pool, url: string): ReviewStore & {
 
   async function listen(): Promise<void> {
     if (closed) return;
-    const client = new pg.Client({ connectionString: url });
+    const client = new pg.Client({ connectionString: url, fallback_application_name: `${APPLICATION_NAME} (listening for changes)` });
     listener = client;
     client.on('notification', notifyWatchers);
     let down = false;

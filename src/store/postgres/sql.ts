@@ -1,5 +1,8 @@
-/** What the PostgreSQL stores share: a transaction helper and the meta table's key-value rows. */
+/** What the PostgreSQL stores share: the connections' name, a transaction helper and the meta table's key-value rows. */
 import type pg from 'pg';
+
+/** How the service's connections are named in pg_stat_activity, unless DATABASE_URL's application_name says otherwise. */
+export const APPLICATION_NAME = 'reviewcast';
 
 /**
  * Runs `fn` on a connection of its own. A checked-out client whose connection drops (the
