@@ -179,7 +179,8 @@ describe('search paging over HTTP', () => {
   it('refuses a garbled or altered cursor with 400 invalid_cursor', async () => {
     const first = (await get(svc.url, new URLSearchParams({ limit: '5' }))).body as Page;
     const cursor = first.next_cursor!;
-    for (const bad of ['garbage', '%%%', Buffer.from('{"v":1}').toString('base64url'), cursor.slice(0, -3), `x${cursor}`]) {
+    // Junk after a valid cursor too ("A", "==", "x"): Node's base64url decoder would drop it and read the cursor.
+    for (const bad of ['garbage', '%%%', Buffer.from('{"v":1}').toString('base64url'), cursor.slice(0, -3), `x${cursor}`, `${cursor}x`, `${cursor}A`, `${cursor}==`, `${cursor} `]) {
       await invalidCursor(new URLSearchParams({ limit: '5', cursor: bad }), /not one this service issued|different search or|altered/);
     }
     // A well-formed cursor pointing elsewhere: the position edited, the check left as it was.

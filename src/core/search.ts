@@ -383,10 +383,14 @@ const RESTART = 'start again from the first page by leaving cursor out';
 
 function decodeCursor(index: ReviewIndex, q: SearchRequest, cursor: string, segments: number): Place {
   let payload: unknown;
-  try {
-    payload = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-  } catch {
-    payload = undefined;
+  const bytes = Buffer.from(cursor, 'base64url');
+  // Node's decoder skips what is not base64url and a dangling character: only the exact text issued is that cursor.
+  if (bytes.toString('base64url') === cursor) {
+    try {
+      payload = JSON.parse(bytes.toString('utf8'));
+    } catch {
+      payload = undefined;
+    }
   }
   const parsed = CursorPayload.safeParse(payload);
   if (!parsed.success) throw new InvalidCursor(`cursor is not one this service issued (garbled or altered); ${RESTART}`);
