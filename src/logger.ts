@@ -47,3 +47,36 @@ export function createLogger(level: string, terminal = Boolean(process.stderr.is
   if (!terminal) return pino({ level, base }, stderrSink());
   return pino({ level, base }, pretty({ destination: 2, sync: true, colorize: true, ignore: 'pid,hostname,service', translateTime: 'SYS:HH:MM:ss.l' }));
 }
+
+/** While a repeated task keeps failing, a reminder this often (not a line per try). */
+const STILL_FAILING_MS = 5 * 60_000;
+
+/**
+ * The log of a task retried on a timer (following the store): its first failure with the cause,
+ * then nothing per try but a reminder every five minutes with the count, and one line when it
+ * works again. A database outage of an hour was six thousand stack traces per replica.
+ */
+export function failureEpisodes(logger: Logger, task: string, now: () => number = Date.now): { failed(err: unknown): void; succeeded(): void } {
+  let since: number | null = null;
+  let failures = 0;
+  let reminded = 0;
+  return {
+    failed(err) {
+      failures++;
+      const t = now();
+      if (since === null) {
+        since = reminded = t;
+        logger.error({ err }, `${task} failed; retrying, and saying so again every ${STILL_FAILING_MS / 60_000} minutes while it fails`);
+      } else if (t - reminded >= STILL_FAILING_MS) {
+        reminded = t;
+        logger.error({ err, failures, seconds: Math.round((t - since) / 1000) }, `${task} still failing`);
+      }
+    },
+    succeeded() {
+      if (since === null) return;
+      logger.info({ failures, seconds: Math.round((now() - since) / 1000) }, `${task} works again`);
+      since = null;
+      failures = 0;
+    },
+  };
+}

@@ -1,6 +1,7 @@
 /** The current snapshot, rebuilt when the store's revision moves. */
 import { EventEmitter } from 'node:events';
 import type { Logger } from 'pino';
+import { failureEpisodes } from '../logger.js';
 import { AnalysisCache } from '../core/insights/per-review.js';
 import { taggingEntity } from '../core/feeds/websub-topics.js';
 import type { KeptStore, ReviewStore, SettingsStore } from '../store/store.js';
@@ -48,6 +49,18 @@ export class LiveData extends EventEmitter<LiveDataEvents> {
     super();
     this.snapshot = first;
     this.analysisCache = cache;
+    this.refreshLog = failureEpisodes(logger, 'refreshing data from the store');
+  }
+
+  /** The polling's failures: one line when it starts failing and one when it works again, not one per poll. */
+  private readonly refreshLog: ReturnType<typeof failureEpisodes>;
+
+  /** A refresh started by a timer or a signal: no caller waits on it, so its outcome is logged here. */
+  private refreshInBackground(): void {
+    this.refresh().then(
+      () => this.refreshLog.succeeded(),
+      (err: unknown) => this.refreshLog.failed(err),
+    );
   }
 
   /** `feedTag`: the installation's tagging entity for feed entry ids, kept in the store's settings. */
@@ -97,9 +110,7 @@ export class LiveData extends EventEmitter<LiveDataEvents> {
 
   /** Follows the store: at once when it signals a change (PostgreSQL), and by polling every `intervalMs` in any case. */
   watch(intervalMs: number): void {
-    const refresh = () => {
-      this.refresh().catch((err: unknown) => this.logger.error({ err }, 'refreshing data from the store failed'));
-    };
+    const refresh = () => this.refreshInBackground();
     this.timer ??= setInterval(refresh, intervalMs);
     this.timer.unref();
     this.unsubscribe ??= this.store.subscribe(refresh);
@@ -118,7 +129,7 @@ export class LiveData extends EventEmitter<LiveDataEvents> {
       this.refreshing = null;
       if (this.refreshAgain) {
         this.refreshAgain = false;
-        this.refresh().catch((err: unknown) => this.logger.error({ err }, 'refreshing data from the store failed'));
+        this.refreshInBackground();
       }
     });
     return this.refreshing;
