@@ -2,6 +2,7 @@
 import { createHmac, randomInt } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { HubConfig } from '../config.js';
+import { failureEpisodes } from '../logger.js';
 import { HUB_PATH, TOPIC_PATHS, type TopicPath } from '../core/feeds/websub-topics.js';
 import type { LiveData } from '../snapshot/live-data.js';
 import type { Snapshot } from '../snapshot/snapshot.js';
@@ -74,7 +75,11 @@ export class Hub {
     private readonly metrics?: HubMetrics,
   ) {
     this.client = new CallbackClient({ allowPrivate: config.allowPrivateCallbacks, timeoutMs: config.timeoutMs, ca: config.ca, maxBodyBytes: 4096, resolver: config.resolver });
+    this.passLog = failureEpisodes(logger, 'the hub work pass');
   }
+
+  /** Work passes run on a timer: a store outage is one line when it starts and one when it ends, not one per pass. */
+  private readonly passLog: ReturnType<typeof failureEpisodes>;
 
   async start(): Promise<void> {
     // Changes made while no server ran (an import with the service down) are announced now.
@@ -118,7 +123,10 @@ export class Hub {
       return;
     }
     this.running = this.pass()
-      .catch((err: unknown) => this.logger.error({ err }, 'hub work pass failed'))
+      .then(
+        () => this.passLog.succeeded(),
+        (err: unknown) => this.passLog.failed(err),
+      )
       .finally(() => {
         this.running = null;
         if (this.again) {
