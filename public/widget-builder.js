@@ -18,11 +18,16 @@
   function escape(s) {
     return s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
   }
+  var titles = JSON.parse(iframe.getAttribute('data-titles'));
   function update() {
     var attrs = [];
+    // What the widget would refuse, said as it says it (the schema's message, from data-message): no snippet is offered with it.
+    var problems = [];
     Array.prototype.forEach.call(form.elements, function (el) {
       if (!el.name) return;
-      var v = el.value.trim();
+      // A number as the widget and the server read it: "1e1" is written 10.
+      var v = el.type === 'number' && el.value !== '' && !isNaN(el.valueAsNumber) ? String(el.valueAsNumber) : el.value.trim();
+      if (v !== '' && !el.validity.valid) problems.push(el.name + ': ' + el.getAttribute('data-message') + ' (got "' + v + '")');
       if (v === '' || v === defaults[el.name]) preview.removeAttribute(el.name);
       else {
         preview.setAttribute(el.name, v);
@@ -31,7 +36,14 @@
     });
     var query = attrs.map(function (a) { return encodeURIComponent(a[0]) + '=' + encodeURIComponent(a[1]); }).join('&');
     script.textContent = '<script type="module" src="' + base + '/widget.js"></' + 'script>\n<reviewcast-reviews' + attrs.map(function (a) { return ' ' + a[0] + '="' + escape(a[1]) + '"'; }).join('') + '></reviewcast-reviews>';
-    iframe.textContent = iframe.textContent.replace(/src="[^"]*"/, 'src="' + base + '/embed' + (query ? '?' + escape(query) : '') + '"').replace(/height="\d+"/, 'height="' + height() + '"');
+    iframe.textContent = iframe.textContent
+      .replace(/src="[^"]*"/, 'src="' + base + '/embed' + (query ? '?' + escape(query) : '') + '"')
+      .replace(/title="[^"]*"/, 'title="' + titles[form.elements.lang.value] + '"')
+      .replace(/height="\d+"/, 'height="' + height() + '"');
+    document.querySelectorAll('[data-copy]').forEach(function (button) {
+      button.disabled = problems.length > 0;
+      document.getElementById(button.getAttribute('aria-describedby')).textContent = problems.length ? 'The widget would refuse this snippet. ' + problems.join('; ') : '';
+    });
   }
   form.addEventListener('input', update);
   form.addEventListener('change', update);

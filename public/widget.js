@@ -35,6 +35,12 @@ const T = {
     none: 'No hay reseñas.', site: 'este sitio web', error: 'No se pudieron cargar las reseñas.', only: 'Solo valoración, sin texto.', mark: 'Verificada', star: '{n} estrella', starN: '{n} estrellas',
   },
 };
+/**
+ * The options the server never sees (it is sent only the data options), with the values
+ * WidgetOptionsSchema allows: a bad one is refused here in the schema's words ("must be a, b or c"),
+ * as the server refuses the others; test/widget.test.ts holds the two equal.
+ */
+const OWN = { lang: Object.keys(T), theme: ['auto', 'light', 'dark'], live: ['true', 'false'] };
 const SOURCES = { google: 'Google', yelp: 'Yelp', facebook: 'Facebook', tripadvisor: 'Tripadvisor', trustpilot: 'Trustpilot', bbb: 'BBB', angi: 'Angi', houzz: 'Houzz', nextdoor: 'Nextdoor' };
 const sourceName = (s, t) => SOURCES[s] ?? (s === 'website' ? t.site : s.charAt(0).toUpperCase() + s.slice(1));
 
@@ -171,11 +177,22 @@ class ReviewcastReviews extends HTMLElement {
   }
 
   get t() {
-    return T[this.opt('lang')] ?? T.en;
+    return T[this.lang];
   }
 
   get lang() {
-    return T[this.opt('lang')] ? this.opt('lang') : 'en';
+    const l = this.opt('lang');
+    return OWN.lang.includes(l) ? l : 'en';
+  }
+
+  /** What the schema says of each option the server never sees and refuses, quoting the value as the server does (40 characters). */
+  invalid() {
+    return Object.entries(OWN).flatMap(([name, ok]) => {
+      const v = this.opt(name);
+      if (v === null || ok.includes(v)) return [];
+      const c = [...v];
+      return `${name}: must be ${ok.slice(0, -1).join(', ')} or ${ok.at(-1)} (got "${c.length > 40 ? `${c.slice(0, 40).join('')}…` : v}")`;
+    });
   }
 
   /** The phrases of the notice: one for the scope (source, technician, service), and for carousel and list one per filter that hides reviews. */
@@ -231,9 +248,11 @@ class ReviewcastReviews extends HTMLElement {
       if (e.name !== 'AbortError') this.fail();
       return;
     }
-    if (this.opt('live') === 'true') this.poll = setTimeout(() => this.refresh(), Math.max(1, maxAge(res)) * 1000);
+    // The data is fetched even with an option refused here, so that the server names its own refusals too.
+    const refused = this.invalid().length;
+    if (this.opt('live') === 'true' && !refused) this.poll = setTimeout(() => this.refresh(), Math.max(1, maxAge(res)) * 1000);
     if (res.status === 304) return;
-    if (!res.ok) return this.fail(await res.json().catch(() => null));
+    if (!res.ok || refused) return this.fail(await res.json().catch(() => null));
     this.etag = res.headers.get('etag');
     this.data = await res.json();
     // A technician or service the profile does not know (a typo in the embed code): told to the
@@ -248,8 +267,15 @@ class ReviewcastReviews extends HTMLElement {
     else this.load(true);
   }
 
+  /** An error or nothing to show: the widget takes the space of what it shows, not the height its layout would have taken. */
+  shrink() {
+    this.wrap.style.minHeight = '';
+  }
+
+  /** The error, naming every option refused: the server's (data options, in schema order) and then this element's, as /embed lists them. */
   fail(body) {
-    const issues = body?.issues?.map((i) => `${i.parameter}: ${i.message}`).join('; ');
+    const issues = [...(body?.issues?.map((i) => `${i.parameter}: ${i.message}`) ?? []), ...this.invalid()].join('; ');
+    this.shrink();
     this.wrap.replaceChildren(h('div', { class: 'box err', part: 'error', role: 'alert' }, this.t.error, issues ? h('span', { class: 'sr' }, ` ${issues}`) : null));
     if (issues) this.wrap.firstChild.title = issues;
   }
@@ -342,6 +368,7 @@ class ReviewcastReviews extends HTMLElement {
     else if (l === 'carousel') this.carousel(box);
     else this.list(box);
     this.wrap.replaceChildren(box);
+    if (l === 'summary' ? !d.rating.review_count : !d.reviews.length) this.shrink();
   }
 
   summary(box) {

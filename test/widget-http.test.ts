@@ -1,4 +1,4 @@
-// The review widget over plain HTTP: its size, /embed.json's honest figures and paging, /embed's framing policy and validation, the docs of every attribute; no browser needed.
+// The review widget over plain HTTP: its size, /embed.json's honest figures and paging, /embed's framing policy, validation and title, the builder's figures, the docs of every attribute; no browser needed.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { get, type IncomingMessage } from 'node:http';
@@ -8,7 +8,9 @@ import { brotliCompressSync, brotliDecompressSync, constants } from 'node:zlib';
 import { ConfigError, parseFrameAncestors } from '../src/config.js';
 import { DEMO_BUSINESS } from '../src/core/demo/business.js';
 import { demoReviews } from '../src/core/demo/reviews.js';
-import { WidgetOptionsSchema, type WidgetData } from '../src/core/schema/widget.js';
+import { fromQueryString } from '../src/core/schema/query-string.js';
+import { SearchQuerySchema } from '../src/core/schema/search.js';
+import { WIDGET_LANGS, WidgetDataQuerySchema, WidgetOptionsSchema, type WidgetData } from '../src/core/schema/widget.js';
 import { ROOT, startTestService, type TestService } from './helpers.js';
 
 /** The issue's budget for the widget script, brotli-compressed. */
@@ -196,6 +198,38 @@ describe('GET /embed', () => {
     }
   });
 
+  it("docs/widget.md's first example as an iframe: a flag given bare is true, as a bare attribute is; any other value but true or false is still refused", async () => {
+    const res = await fetch(`${svc.url}/embed?layout=carousel&min-rating=4&with-text`);
+    const html = await res.text();
+    assert.equal(res.status, 200, html);
+    assert.match(html, /<reviewcast-reviews layout="carousel" min-rating="4" with-text="true"><\/reviewcast-reviews>/);
+    assert.match(await (await fetch(`${svc.url}/embed?live`)).text(), /<reviewcast-reviews live="true"><\/reviewcast-reviews>/);
+    assert.deepEqual(await widget('layout=list&with-text'), await widget('layout=list&with-text=true'));
+    for (const value of ['yes', '1', 'TRUE', ' ']) {
+      const data = await fetch(`${svc.url}/embed.json?with-text=${encodeURIComponent(value)}`);
+      assert.equal(data.status, 400, value);
+      assert.deepEqual(((await data.json()) as { issues: { message: string }[] }).issues.map((i) => i.message), [`must be true or false (got "${value}")`]);
+      const page = await fetch(`${svc.url}/embed?live=${encodeURIComponent(value)}`);
+      assert.equal(page.status, 400, value);
+      assert.ok((await page.text()).includes(`<code>live</code>: must be true or false (got &quot;${value}&quot;)`), value);
+    }
+    // The widget schema's query-string face says so, for every route that reads it; the search API's flags still take only the words.
+    assert.equal(fromQueryString(WidgetOptionsSchema, { live: '' }).live, true);
+    assert.equal(fromQueryString(WidgetDataQuerySchema, { 'with-text': '' })['with-text'], true);
+    assert.equal(fromQueryString(SearchQuerySchema, { with_text: '' }).with_text, '');
+  });
+
+  it("is in the widget's language, its title too", async () => {
+    const name = DEMO_BUSINESS.name;
+    const titles = { en: `Customer reviews of ${name}`, de: `Kundenbewertungen für ${name}`, fr: `Avis clients sur ${name}`, es: `Opiniones de clientes sobre ${name}` };
+    assert.deepEqual(Object.keys(titles), [...WIDGET_LANGS]);
+    for (const lang of WIDGET_LANGS) {
+      const html = await (await fetch(`${svc.url}/embed?lang=${lang}`)).text();
+      assert.match(html, new RegExp(`<html lang="${lang}">`));
+      assert.ok(html.includes(`<title>${titles[lang]}</title>`), `${lang}: ${/<title>.*<\/title>/.exec(html)?.[0]}`);
+    }
+  });
+
   it('refuses invalid options with a 400 page naming each', async () => {
     const res = await fetch(`${svc.url}/embed?limit=0&theme=pink`);
     assert.equal(res.status, 400);
@@ -203,6 +237,21 @@ describe('GET /embed', () => {
     const html = await res.text();
     assert.match(html, /<code>limit<\/code>/);
     assert.match(html, /<code>theme<\/code>/);
+  });
+});
+
+describe('/developers/widget', () => {
+  it("shows no figure but the business's own: the example of what the widget claims is this business's", async () => {
+    for (const [service, reviews] of [
+      [svc, demoReviews()],
+      [framed, demoReviews().slice(0, 10)],
+    ] as const) {
+      const page = await (await fetch(`${service.url}/developers/widget`)).text();
+      const four = reviews.filter((r) => r.rating >= 4).length;
+      assert.ok(page.includes(`"Showing 4-star and higher reviews (${four} of ${reviews.length} reviews)."`), `${reviews.length} reviews`);
+    }
+    const small = await (await fetch(`${framed.url}/developers/widget`)).text();
+    assert.doesNotMatch(small, /\b(320|250|246|412)\b/, "a figure of the demo's 320 reviews, or a height made up for an example");
   });
 });
 

@@ -1,4 +1,4 @@
-// The review widget in Chromium, embedded by a page on a second origin with a hostile stylesheet: rendering, requests, axe, keyboard, layout shift, live updates.
+// The review widget in Chromium, embedded by a page on a second origin with a hostile stylesheet: rendering, requests, axe, keyboard, layout shift, refused options, live updates; and the builder's snippets.
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
@@ -8,7 +8,9 @@ import type { Browser, BrowserContext, Frame, Page } from 'playwright-core';
 import { DEMO_BUSINESS } from '../src/core/demo/business.js';
 import { deterministicUlid } from '../src/core/ids.js';
 import { demoReviews } from '../src/core/demo/reviews.js';
-import { embedHeight } from '../src/pages/widget.js';
+import { WIDGET_DATA_OPTIONS, WidgetOptionsSchema } from '../src/core/schema/widget.js';
+import { validateParams } from '../src/http/validation.js';
+import { embedHeight, widgetAttributeDocs } from '../src/pages/widget.js';
 import { axeViolations, browserSkip as skip, launchBrowser } from './browser.js';
 import { ROOT, startTestService, type TestService } from './helpers.js';
 
@@ -81,7 +83,10 @@ interface Hosted {
   warnings: string[];
 }
 
-async function openHost(embed: string, opts: { width?: number; reducedMotion?: 'reduce' | 'no-preference'; colorScheme?: 'light' | 'dark'; clock?: boolean } = {}): Promise<Hosted> {
+async function openHost(
+  embed: string,
+  opts: { width?: number; reducedMotion?: 'reduce' | 'no-preference'; colorScheme?: 'light' | 'dark'; clock?: boolean; setup?: (page: Page) => Promise<unknown> } = {},
+): Promise<Hosted> {
   const context = await browser.newContext({ viewport: { width: opts.width ?? 1280, height: 900 }, reducedMotion: opts.reducedMotion ?? 'no-preference', colorScheme: opts.colorScheme ?? 'light' });
   const page = await context.newPage();
   // A paused clock: time moves only by runFor, never with the machine's own (slow) pace, so a
@@ -95,6 +100,7 @@ async function openHost(embed: string, opts: { width?: number; reducedMotion?: '
   const requests: string[] = [];
   const problems: string[] = [];
   const warnings: string[] = [];
+  await opts.setup?.(page);
   page.on('request', (r) => requests.push(r.url()));
   page.on('console', (m) => {
     if (m.type() === 'error') problems.push(`console: ${m.text()}`);
@@ -154,6 +160,10 @@ async function inside(page: Page | Frame) {
       width: el.getBoundingClientRect().width,
       contentHeight: root.querySelector('.w')!.scrollHeight,
       reserved: parseFloat(getComputedStyle(root.querySelector('.w')!).minHeight),
+      // What the widget holds before its data comes, in pixels, whether it still holds it or not.
+      held: (el as HTMLElement & { reservedEm: number }).reservedEm * parseFloat(getComputedStyle(root.querySelector('.w')!).fontSize),
+      // What it draws: the box, the badge or the error.
+      drawn: root.querySelector('.w')!.firstElementChild!.getBoundingClientRect().height,
     };
   });
 }
@@ -204,8 +214,9 @@ describe('review widget on another origin, under a hostile stylesheet', () => {
             assert.equal(got.notice, `Showing 4-star and higher reviews. Showing reviews with written text (${shown} of ${d.aggregate_rating.review_count} reviews).`);
           }
           if (layout === 'summary') assert.match(got.text, /What customers mention: % positive/, 'the bars are the positive share; the heading must say so');
-          // The space held before the data came is the space the data takes.
+          // The space held before the data came is the space the data takes, and it is still held: nothing below moves.
           assert.ok(got.contentHeight <= got.reserved + 1, `content ${got.contentHeight}px in ${got.reserved}px reserved`);
+          assert.ok(Math.abs(got.height - got.held) < 0.5, `${got.height}px tall, ${got.held}px held`);
           assert.equal(await cls(w.page), 0);
           assert.deepEqual(await axeViolations(w.page), []);
           await w.page.locator('reviewcast-reviews').screenshot({ path: join(SHOTS, `${layout}-${width}.png`) });
@@ -266,6 +277,110 @@ describe('review widget on another origin, under a hostile stylesheet', () => {
       }
     } finally {
       await w.context.close();
+    }
+  });
+
+  it('refuses an option the server never sees (lang, theme, live) by name, in the words of WidgetOptionsSchema, as it shows one the server refuses', { skip }, async () => {
+    const own = widgetAttributeDocs().filter((f) => !(WIDGET_DATA_OPTIONS as readonly string[]).includes(f.name));
+    assert.deepEqual(own.map((f) => f.name), ['lang', 'theme', 'live']);
+    // Each set of attributes and what /embed says of the same options as a query (null: nothing).
+    const cases: { attrs: Record<string, string>; refused: string | null }[] = [];
+    const said = (attrs: Record<string, string>) => {
+      const v = validateParams(WidgetOptionsSchema, attrs);
+      return v.ok ? null : v.issues.map((i) => `${i.parameter}: ${i.message}`).join('; ');
+    };
+    for (const f of own) {
+      // A bare flag ("") is true.
+      for (const value of f.kind === 'flag' ? ['true', 'false', ''] : f.enum!) cases.push({ attrs: { layout: 'badge', [f.name]: value }, refused: null });
+      for (const value of ['it', 'pink', 'maybe', 'EN', 'Dark', '1', 'constructor', 'x'.repeat(50)]) cases.push({ attrs: { layout: 'badge', [f.name]: value }, refused: said({ layout: 'badge', [f.name]: value }) });
+    }
+    // With one the server refuses too: both named, in the order the /embed page names them.
+    cases.push({ attrs: { layout: 'badge', limit: '25', lang: 'it', live: 'maybe' }, refused: said({ layout: 'badge', limit: '25', lang: 'it', live: 'maybe' }) });
+    assert.equal(cases.at(-1)!.refused, 'limit: must be a whole number from 1 to 20 (got "25"); lang: must be en, de, fr or es (got "it"); live: must be true or false (got "maybe")');
+    const tag = (attrs: Record<string, string>) => `<reviewcast-reviews${Object.entries(attrs).map(([k, v]) => ` ${k}="${v}"`).join('')}></reviewcast-reviews>`;
+    const w = await openHost(cases.map((c) => tag(c.attrs)).join('\n'));
+    try {
+      await w.page.waitForFunction((n) => [...document.querySelectorAll('reviewcast-reviews')].filter((e) => e.shadowRoot?.querySelector('.badge, [part=error]')).length === n, cases.length);
+      const states = await w.page.evaluate(() =>
+        [...document.querySelectorAll('reviewcast-reviews')].map((e) => {
+          const error = e.shadowRoot!.querySelector('[part=error]');
+          return error && { role: error.getAttribute('role'), title: error.getAttribute('title'), text: error.textContent };
+        }),
+      );
+      cases.forEach((c, i) => {
+        const state = states[i];
+        if (c.refused === null) assert.equal(state, null, JSON.stringify(c.attrs));
+        else assert.deepEqual(state, { role: 'alert', title: c.refused, text: `Reviews could not be loaded. ${c.refused}` }, JSON.stringify(c.attrs));
+      });
+      // lang is also HTML's own attribute, so a bad one is the host page's valid-lang violation, not the widget's.
+      assert.deepEqual((await axeViolations(w.page)).filter((v) => !v.startsWith('valid-lang:')), []);
+    } finally {
+      await w.context.close();
+    }
+  });
+
+  it('an error or an empty result takes only the space it shows, not the space its layout held', { skip }, async () => {
+    const cases = [
+      ['an option the widget refuses', '<reviewcast-reviews layout="list" lang="it"></reviewcast-reviews>', {}],
+      ['an option the server refuses', '<reviewcast-reviews layout="list" limit="25"></reviewcast-reviews>', {}],
+      ['a server error', '<reviewcast-reviews layout="carousel" min-rating="4" with-text></reviewcast-reviews>', { setup: (page: Page) => page.route('**/embed.json?*', (r) => r.fulfill({ status: 500, contentType: 'application/json', body: '{"error":"internal_error"}' })) }],
+      ['no reviews in a list', '<reviewcast-reviews layout="list" source="nowhere" min-rating="4"></reviewcast-reviews>', {}],
+      ['no reviews in a carousel', '<reviewcast-reviews layout="carousel" source="nowhere"></reviewcast-reviews>', {}],
+      ['no reviews to sum up', '<reviewcast-reviews layout="summary" source="nowhere"></reviewcast-reviews>', {}],
+    ] as const;
+    for (const [what, embed, opts] of cases) {
+      const w = await openHost(embed, opts);
+      try {
+        await rendered(w.page);
+        const got = await inside(w.page);
+        assert.ok(Math.abs(got.height - got.drawn) < 0.5, `${what}: ${got.height}px tall, ${got.drawn}px drawn`);
+        assert.ok(got.held - got.height > 100, `${what}: ${got.height}px tall of the ${got.held}px held`);
+        if (what.startsWith('an option') || what === 'a server error') assert.match(got.text, /^Reviews could not be loaded\./);
+        else assert.match(got.text, /0 reviews, 0 verified/);
+      } finally {
+        await w.context.close();
+      }
+    }
+  });
+
+  it('the builder offers no snippet that would fail: copying is disabled and says why, in the words the preview shows', { skip }, async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const page = await context.newPage();
+    const problems: string[] = [];
+    page.on('pageerror', (e) => problems.push(e.message));
+    try {
+      await page.goto(`${svc.url}/developers/widget`, { waitUntil: 'networkidle' });
+      await rendered(page);
+      const buttons = page.locator('button[data-copy]');
+      const state = () =>
+        buttons.evaluateAll((els) =>
+          els.map((b) => ({ disabled: (b as HTMLButtonElement).disabled, why: (b.getAttribute('aria-describedby') ?? '').split(' ').map((id) => document.getElementById(id)?.textContent ?? '').join('').trim() })),
+        );
+      assert.deepEqual(await state(), [
+        { disabled: false, why: '' },
+        { disabled: false, why: '' },
+      ]);
+      await page.fill('#w-limit', '25');
+      await page.waitForFunction(() => document.querySelector('#widget-preview reviewcast-reviews')!.shadowRoot!.querySelector('[part=error]'));
+      const shown = await page.evaluate(() => document.querySelector('#widget-preview reviewcast-reviews')!.shadowRoot!.querySelector('[part=error]')!.getAttribute('title'));
+      assert.equal(shown, 'limit: must be a whole number from 1 to 20 (got "25")');
+      for (const s of await state()) {
+        assert.equal(s.disabled, true);
+        assert.ok(s.why.includes(shown), s.why);
+      }
+      assert.deepEqual(await axeViolations(page), []);
+      await page.fill('#w-limit', '10');
+      await page.selectOption('#w-lang', 'es');
+      assert.deepEqual(await state(), [
+        { disabled: false, why: '' },
+        { disabled: false, why: '' },
+      ]);
+      assert.match(await page.locator('#snippet-script').textContent() ?? '', /<reviewcast-reviews limit="10" lang="es"><\/reviewcast-reviews>/);
+      // The iframe's title is in the widget's language, as the /embed page's is.
+      assert.match(await page.locator('#snippet-iframe').textContent() ?? '', new RegExp(`/embed\\?limit=10&amp;lang=es" title="Opiniones de clientes sobre ${DEMO_BUSINESS.name}"`));
+      assert.deepEqual(problems, []);
+    } finally {
+      await context.close();
     }
   });
 

@@ -1,12 +1,12 @@
 /** The review widget's server side: the data it shows (/embed.json), the iframe page (/embed) and the builder (/developers/widget). */
 import { assetUrl } from './assets.js';
 import { pct } from '../core/insights/numbers.js';
-import { aggregateRating, publishReview, verifiedCount } from '../core/reviews.js';
+import { aggregateRating, formatCount, publishReview, verifiedCount } from '../core/reviews.js';
 import { matchingReviews, searchReviews } from '../core/search.js';
 import type { Business } from '../core/schema/business.js';
 import { jsonSchemaOf } from '../core/schema/json-schema.js';
 import type { SearchRequest } from '../core/schema/search.js';
-import { WidgetOptionsSchema, type WidgetData, type WidgetDataQuery, type WidgetOptions } from '../core/schema/widget.js';
+import { WIDGET_LANGS, WidgetDataQuerySchema, WidgetOptionsSchema, type WidgetData, type WidgetDataQuery, type WidgetOptions } from '../core/schema/widget.js';
 import type { ValidationIssue } from '../core/schema/error.js';
 import type { Snapshot } from '../snapshot/snapshot.js';
 import { html, type Html } from './html.js';
@@ -82,6 +82,14 @@ export function embedHeight(o: Parameters<typeof reservedEm>[0]): number {
   return Math.ceil(reservedEm(o) * 15) + 2;
 }
 
+/** The /embed page's title and the iframe's, in the widget's language (its heading's words, public/widget.js, with the business's name). */
+const EMBED_TITLES: Record<WidgetOptions['lang'], (name: string) => string> = {
+  en: (name) => `Customer reviews of ${name}`,
+  de: (name) => `Kundenbewertungen für ${name}`,
+  fr: (name) => `Avis clients sur ${name}`,
+  es: (name) => `Opiniones de clientes sobre ${name}`,
+};
+
 /** GET /embed: the widget alone in a page, for site builders that take an iframe but strip scripts. */
 export function renderEmbedPage(o: WidgetOptions, business: Business): Html {
   const attrs = widgetAttributes(o);
@@ -91,7 +99,7 @@ export function renderEmbedPage(o: WidgetOptions, business: Business): Html {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="robots" content="noindex">
-<title>Customer reviews of ${business.name}</title>
+<title>${EMBED_TITLES[o.lang](business.name)}</title>
 <base target="_blank">
 <style>html,body{margin:0;background:transparent}body{padding:1px}</style>
 <script type="module" src="/widget.js"></script>
@@ -120,17 +128,23 @@ interface FieldDoc {
   fallback: string;
   meaning: string;
   enum?: string[];
+  minimum?: number;
+  maximum?: number;
+  /** The schema's one message for whatever is wrong with a value, as /embed says it after the name. */
+  message: string;
   kind: 'enum' | 'number' | 'flag' | 'text';
 }
 
-/** Every attribute, from WidgetOptionsSchema: its values, default and meaning. */
+/** Every attribute, from WidgetOptionsSchema: its values, default, meaning and message. */
 export function widgetAttributeDocs(): FieldDoc[] {
   return Object.entries(WidgetOptionsSchema.shape).map(([name, field]) => {
     const s = jsonSchemaOf(field, 'input') as { type?: string; enum?: string[]; minimum?: number; maximum?: number; default?: unknown; description?: string; maxLength?: number };
     const kind = s.enum ? 'enum' : s.type === 'integer' || s.type === 'number' ? 'number' : s.type === 'boolean' ? 'flag' : 'text';
     const values =
       kind === 'enum' ? s.enum!.join(', ') : kind === 'number' ? `${s.minimum}-${s.maximum}` : kind === 'flag' ? 'true, false (a bare attribute is true)' : `text, up to ${s.maxLength} characters`;
-    return { name, values, fallback: s.default === undefined ? '(none)' : String(s.default), meaning: s.description ?? '', enum: s.enum, kind };
+    // No option takes null, and each has one message whatever is wrong, so refusing null says it.
+    const message = field.safeParse(null).error?.issues[0]?.message ?? '';
+    return { name, values, fallback: s.default === undefined ? '(none)' : String(s.default), meaning: s.description ?? '', enum: s.enum, minimum: s.minimum, maximum: s.maximum, message, kind };
   });
 }
 
@@ -141,7 +155,10 @@ function attributeTable(): Html {
 <tbody>${widgetAttributeDocs().map((f) => html`<tr><th scope="row"><code>${f.name}</code></th><td>${f.values}</td><td>${f.fallback}</td><td>${f.meaning}</td></tr>`)}</tbody></table></div>`;
 }
 
-const code = (id: string, s: string) => html`<pre tabindex="0"><code id="${id}">${s}</code></pre>`;
+const code = (id: string, s: string, attrs: Html = html``) => html`<pre tabindex="0"><code id="${id}"${attrs}>${s}</code></pre>`;
+
+/** The iframe's title attribute as the snippet writes it. */
+const iframeTitle = (lang: WidgetOptions['lang'], business: Business) => EMBED_TITLES[lang](business.name).replace(/&/g, '&amp;').replace(/"/g, '&quot;');
 
 /** The snippets for a set of options: the script with the element, and the iframe. */
 export function widgetSnippets(baseUrl: string, business: Business, o: WidgetOptions): { script: string; iframe: string } {
@@ -149,7 +166,7 @@ export function widgetSnippets(baseUrl: string, business: Business, o: WidgetOpt
   const q = new URLSearchParams(attrs);
   return {
     script: `<script type="module" src="${baseUrl}/widget.js"></script>\n<reviewcast-reviews${attrs.map(([k, v]) => ` ${k}="${v}"`).join('')}></reviewcast-reviews>`,
-    iframe: `<iframe src="${baseUrl}/embed${attrs.length ? `?${q.toString().replace(/&/g, '&amp;')}` : ''}" title="Customer reviews of ${business.name.replace(/"/g, '&quot;')}" width="100%" height="${embedHeight(o)}" style="border:0" loading="lazy"></iframe>`,
+    iframe: `<iframe src="${baseUrl}/embed${attrs.length ? `?${q.toString().replace(/&/g, '&amp;')}` : ''}" title="${iframeTitle(o.lang, business)}" width="100%" height="${embedHeight(o)}" style="border:0" loading="lazy"></iframe>`,
   };
 }
 
@@ -160,13 +177,16 @@ export function renderWidgetBuilderPage(snap: Snapshot, baseUrl: string): Html {
   const snippets = widgetSnippets(baseUrl, b, defaults);
   const sources = [...new Set(snap.index.reviews.map((r) => r.source))].sort();
   const choices: Record<string, string[]> = { source: sources, technician: b.technicians.map((t) => t.name), service: b.services.map((s) => s.id) };
+  // The example of what the widget claims, in the figures it would show for this business.
+  const example = widgetData(snap, WidgetDataQuerySchema.parse({ layout: 'badge', 'min-rating': 4 }), baseUrl);
+  const titles = Object.fromEntries(WIDGET_LANGS.map((lang) => [lang, iframeTitle(lang, b)]));
   const control = (f: FieldDoc): Html => {
     const id = `w-${f.name}`;
     const options = (values: string[], labels: string[] = values) =>
       html`${values.map((v, i) => html`<option value="${v}"${v === f.fallback ? html` selected` : ''}>${labels[i]}</option>`)}`;
     let input: Html;
     if (f.kind === 'enum') input = html`<select id="${id}" name="${f.name}">${options(f.enum!)}</select>`;
-    else if (f.name === 'limit') input = html`<input id="${id}" name="${f.name}" type="number" min="1" max="20" value="${f.fallback}">`;
+    else if (f.name === 'limit') input = html`<input id="${id}" name="${f.name}" type="number" min="${f.minimum}" max="${f.maximum}" value="${f.fallback}" data-message="${f.message}">`;
     else if (f.kind === 'number') input = html`<select id="${id}" name="${f.name}"><option value="">Any</option>${options(['2', '3', '4', '5'], ['2 and up', '3 and up', '4 and up', '5 only'])}</select>`;
     else if (f.name === 'live') input = html`<select id="${id}" name="${f.name}">${options(['false', 'true'], ['no', 'yes'])}</select>`;
     else if (f.kind === 'flag') input = html`<select id="${id}" name="${f.name}"><option value="">Any</option>${options(['true', 'false'], ['with text only', 'rating only'])}</select>`;
@@ -183,11 +203,11 @@ ${widgetAttributeDocs().map(control)}
 <div id="widget-preview" aria-labelledby="preview-h"><reviewcast-reviews></reviewcast-reviews></div>
 <h3>Paste this where the reviews should appear</h3>
 ${code('snippet-script', snippets.script)}
-<p><button type="button" class="button" data-copy="snippet-script">Copy snippet</button> <span id="copy-status" role="status"></span></p>
+<p><button type="button" class="button" data-copy="snippet-script" aria-describedby="snippet-script-problem">Copy snippet</button> <span id="copy-status" role="status"></span> <span id="snippet-script-problem" class="error"></span></p>
 <h3>Site builder that strips scripts? Use the iframe</h3>
-${code('snippet-iframe', snippets.iframe)}
-<p><button type="button" class="button" data-copy="snippet-iframe">Copy iframe</button></p>
-<p>The iframe page tells its parent its height: where the host page can run a script, resize the frame from the message (<code>event.source</code> is the frame's window, <code>event.data</code> is <code>{ "type": "reviewcast:resize", "height": 412 }</code>):</p>
+${code('snippet-iframe', snippets.iframe, html` data-titles="${JSON.stringify(titles)}"`)}
+<p><button type="button" class="button" data-copy="snippet-iframe" aria-describedby="snippet-iframe-problem">Copy iframe</button> <span id="snippet-iframe-problem" class="error"></span></p>
+<p>The iframe page tells its parent its height: where the host page can run a script, resize the frame from the message (<code>event.source</code> is the frame's window, <code>event.data</code> is <code>{ "type": "reviewcast:resize", "height": <var>pixels</var> }</code>):</p>
 ${code('snippet-resize', `<script>addEventListener('message', (e) => { for (const f of document.querySelectorAll('iframe[src^="${baseUrl}/embed"]')) if (e.source === f.contentWindow && e.data?.type === 'reviewcast:resize') f.height = e.data.height; });</script>`)}
 </section>
 <section class="card" aria-labelledby="attrs-h"><h2 id="attrs-h">Attributes</h2>
@@ -200,7 +220,7 @@ ${code('snippet-theme', `reviewcast-reviews { --rc-accent: #7a1f5c; --rc-font-fa
 <p>Light or dark follows the visitor's setting (<code>prefers-color-scheme</code>) unless <code>theme</code> fixes it.</p>
 </section>
 <section class="card" aria-labelledby="honest-h"><h2 id="honest-h">What the widget claims</h2>
-<p>The average, the count, the verified count, the histogram and what customers mention are always those of every review in scope (all reviews, or those of one <code>source</code>, <code>technician</code> or <code>service</code>, which the widget names). <code>min-rating</code> and <code>with-text</code> only choose which reviews the carousel and list show, and the widget says so: "Showing 4-star and higher reviews (250 of 320 reviews)."</p>
+<p>The average, the count, the verified count, the histogram and what customers mention are always those of every review in scope (all reviews, or those of one <code>source</code>, <code>technician</code> or <code>service</code>, which the widget names). <code>min-rating</code> and <code>with-text</code> only choose which reviews the carousel and list show, and the widget says so: "Showing 4-star and higher reviews (${formatCount(example.matched)} of ${formatCount(example.rating.review_count)} reviews)."</p>
 </section>
 <script src="${assetUrl('widget-builder.js')}"></script>
 <script type="module" src="/widget.js"></script>`;
