@@ -1,3 +1,4 @@
+// The JSON API over real HTTP: datasets, conditional requests, coding, error answers (with their CORS headers) and the OpenAPI document.
 import assert from 'node:assert/strict';
 import { request } from 'node:http';
 import { after, before, describe, it } from 'node:test';
@@ -181,6 +182,55 @@ describe('errors', () => {
     assert.match(res.headers.allow as string, /GET, HEAD/);
     assert.equal(JSON.parse(res.body.toString()).error, 'method_not_allowed');
     assert.equal((await raw('/api/reviews/since/2026-01-01', {}, 'POST')).status, 405);
+  });
+  it('JSON errors of the public read API carry its CORS headers, so a page on another site reads them; MCP, the hub and the service endpoints are not opened by this', async () => {
+    const origin = { origin: 'https://widget-host.example' };
+    const ok = await raw('/api/reviews/search?rating=5', origin);
+    const cases: [string, string, number, string][] = [
+      ['GET', '/api/reviews/search?rating=9', 400, 'validation_error'],
+      ['GET', '/api/reviews/search?colour=red', 400, 'validation_error'],
+      ['GET', `/api/reviews/search?cursor=${'x'.repeat(40)}`, 400, 'validation_error'],
+      ['GET', '/api/reviews/since/2026-02-30', 400, 'validation_error'],
+      ['GET', '/api/reviews/since/2026-01-01?limit=5', 400, 'validation_error'],
+      ['GET', '/api/reviews/since/%FF', 400, 'bad_request'],
+      ['GET', '/embed.json?layout=spiral', 400, 'validation_error'],
+      ['GET', `/api/reviews/search?query=${'a'.repeat(9000)}`, 414, 'uri_too_long'],
+      ['GET', '/nope', 404, 'not_found'],
+      ['POST', '/api/reviews/search', 405, 'method_not_allowed'],
+      ['DELETE', '/reviews.json', 405, 'method_not_allowed'],
+    ];
+    for (const [method, path, status, code] of cases) {
+      const what = `${method} ${path.slice(0, 60)}`;
+      const res = await raw(path, origin, method);
+      assert.equal(res.status, status, what);
+      assert.equal(JSON.parse(res.body.toString()).error, code, what);
+      assert.equal(res.headers['access-control-allow-origin'], '*', what);
+      assert.equal(res.headers['access-control-expose-headers'], ok.headers['access-control-expose-headers'], `${what}: exposes what the answers expose`);
+    }
+    // The option refused is readable: the issue names it.
+    const refused = JSON.parse((await raw('/embed.json?layout=spiral', origin)).body.toString()) as { issues: { parameter: string }[] };
+    assert.deepEqual(refused.issues.map((i) => i.parameter), ['layout']);
+    // MCP admits origins itself, the hub and the service endpoints are for servers: none gets "*".
+    for (const [method, path] of [['PUT', '/mcp'], ['POST', '/mcp'], ['GET', '/api/websub/hub'], ['POST', '/healthz'], ['POST', '/metrics']] as const) {
+      const res = await raw(path, { origin: 'https://evil.example' }, method);
+      assert.ok(res.status >= 400, `${method} ${path}`);
+      assert.notEqual(res.headers['access-control-allow-origin'], '*', `${method} ${path}`);
+    }
+  });
+  it('a 429 of the public read API carries its CORS headers, and exposes Retry-After', async () => {
+    const limited = await startTestService({ business: BUSINESS, reviews: REVIEWS, http: { rateLimitPerMinute: 1 } });
+    try {
+      const ask = () => fetch(`${limited.url}/api/reviews/search?rating=5`, { headers: { origin: 'https://widget-host.example' } });
+      assert.equal((await ask()).status, 200);
+      const res = await ask();
+      assert.equal(res.status, 429);
+      assert.equal(((await res.json()) as { error: string }).error, 'too_many_requests');
+      assert.equal(res.headers.get('access-control-allow-origin'), '*');
+      assert.match(res.headers.get('access-control-expose-headers')!, /\bRetry-After\b/);
+      assert.ok(Number(res.headers.get('retry-after')) >= 1);
+    } finally {
+      await limited.close();
+    }
   });
   it('docs/errors.md states the catalogue: every code, its status and its meaning, and nothing else', () => {
     const doc = readFileSync(`${ROOT}/docs/errors.md`, 'utf8');

@@ -1,10 +1,13 @@
+// The MCP endpoint over real HTTP: tools and their argument errors, sessions and Origin checks, prompts, completions, resources, subscriptions and paging.
 import assert from 'node:assert/strict';
+import { request } from 'node:http';
 import { after, before, describe, it } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { TOOL_ANSWER_MAX_BYTES } from '../src/core/schema/search.js';
 import { ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { SERVER_GUIDE } from '../src/mcp/catalogue.js';
+import { TOOLS } from '../src/mcp/tools.js';
 import { MAX_SUBSCRIPTIONS } from '../src/mcp/streams.js';
 import { BUSINESS, REVIEWS } from './fixtures/data.js';
 import { eventually, freshDatabase, startTestService, type TestService } from './helpers.js';
@@ -252,6 +255,26 @@ describe('MCP: errors', () => {
     assert.match(await toolError('search_reviews', { with_text: 'true' }), /argument "with_text": must be true or false; send a JSON boolean/);
     assert.equal((await ok('search_reviews', { rating: 5, limit: 1 })).returned, 1, 'JSON numbers are accepted');
   });
+  it('each argument has one plain message, defined with its schema, whatever is wrong with it; a missing one is required', async () => {
+    assert.match(await toolError('get_reviews_since', { limit: 500 }), /argument "limit": must be a whole number from 1 to 100\. Fix these/);
+    assert.match(await toolError('search_reviews', { limit: 101 }), /argument "limit": must be a whole number from 1 to 100\. Fix these/, 'the same words as get_reviews_since');
+    assert.match(await toolError('get_technician', { name: '' }), /argument "name": must be a technician's name or alias/);
+    assert.match(await toolError('get_review', {}), /argument "id": is required\. Fix these/);
+    assert.match(await toolError('get_reviews_since', {}), /argument "date": is required\. Fix these/);
+    // JSON has no int type: 4.5 is a JSON number, only not a whole one, as the message says.
+    assert.match(await toolError('search_reviews', { rating: 4.5 }), /argument "rating": must be a whole number from 1 to 5\. Fix these/);
+    // No argument of any tool answers in zod's words, for a value of a type none takes or when left out.
+    const zodWords = /Invalid input|Invalid option|Invalid ISO|Too big|Too small|expected|received|JSON int/;
+    for (const tool of TOOLS) {
+      for (const [name, schema] of Object.entries(tool.input.shape as Record<string, { safeParse(v: unknown): { success: boolean } }>)) {
+        const wrong = await toolError(tool.name, { [name]: { nested: true } });
+        assert.match(wrong, new RegExp(`argument "${name}": must `), `${tool.name}.${name}: ${wrong}`);
+        assert.doesNotMatch(wrong, zodWords, `${tool.name}.${name}: ${wrong}`);
+        if (schema.safeParse(undefined).success) continue;
+        assert.match(await toolError(tool.name, {}), new RegExp(`argument "${name}": is required`), `${tool.name}.${name} left out`);
+      }
+    }
+  });
   it('an unknown method is -32601', async () => {
     const res = await post(svc.url, { jsonrpc: '2.0', id: 9, method: 'frobnicate' }, { 'mcp-session-id': sid });
     assert.equal(res.body!.error!.code, -32601);
@@ -360,11 +383,26 @@ describe('MCP: sessions', () => {
     assert.equal(await svc.store.useMcpSession('new-session-row', now, 1e12, 1e12), 'ok');
   });
   it('refuses a foreign Origin with 403 and admits its own and configured ones', async () => {
-    assert.equal((await post(svc.url, INIT, { origin: 'https://evil.example' })).status, 403);
+    const refused = await post(svc.url, INIT, { origin: 'https://evil.example' });
+    assert.equal(refused.status, 403);
+    assert.equal(refused.body!.error!.message, 'Forbidden: Origin https://evil.example is not allowed', 'it names what was refused, not the Host that was fine');
     assert.equal((await post(svc.url, list, { origin: 'https://evil.example', 'mcp-session-id': sid })).status, 403);
     assert.equal((await post(svc.url, INIT, { origin: new URL(svc.url).origin })).status, 200);
     assert.equal((await post(svc.url, INIT, { origin: `http://localhost:${new URL(svc.url).port}` })).status, 200, 'another loopback name for the same port');
     assert.equal((await post(svc.url, INIT, { origin: 'http://localhost:1' })).status, 403, 'loopback on another port is another origin');
+    // Served on loopback, a Host that is not a loopback name is refused, and named alone.
+    const rebound = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const body = JSON.stringify(INIT);
+      const req = request(`${svc.url}/mcp`, { method: 'POST', headers: { host: 'rebind.example:4200', 'content-type': 'application/json', accept: ACCEPT, 'content-length': Buffer.byteLength(body) } }, (res) => {
+        let text = '';
+        res.on('data', (c: Buffer) => (text += c.toString()));
+        res.on('end', () => resolve({ status: res.statusCode!, body: text }));
+      });
+      req.on('error', reject);
+      req.end(body);
+    });
+    assert.equal(rebound.status, 403);
+    assert.equal((JSON.parse(rebound.body) as { error: { message: string } }).error.message, 'Forbidden: Host rebind.example:4200 is not allowed');
     const configured = await post(svc.url, INIT, { origin: 'https://inspector.example' });
     assert.equal(configured.status, 200);
     assert.equal(configured.headers.get('access-control-allow-origin'), 'https://inspector.example');
@@ -481,6 +519,22 @@ describe('MCP: prompts', () => {
       const body = await get(name, args);
       assert.equal(body.error?.code, -32602, `${name} ${JSON.stringify(args)}`);
       assert.match(body.error!.message, message, `${name} ${JSON.stringify(args)}`);
+    }
+  });
+  it('a wrong argument is named with the one message of its schema, not zod\'s words; a missing one is required', async () => {
+    const cases: [string, Record<string, string>, string][] = [
+      ['changes_since', { date: '2026-02-30' }, 'Invalid arguments for prompt changes_since: argument "date": must be a real date written YYYY-MM-DD, e.g. 2026-03-14'],
+      ['draft_reply', { id: REVIEWS[0]!.id, tone: 'angry' }, 'Invalid arguments for prompt draft_reply: argument "tone": must be warm, formal or brief'],
+      ['draft_reply', { id: 'nope' }, 'Invalid arguments for prompt draft_reply: argument "id": must be a ULID (26 characters, Crockford base32)'],
+      ['draft_reply', {}, 'Invalid arguments for prompt draft_reply: argument "id": is required'],
+      ['summarise_aspect', {}, 'Invalid arguments for prompt summarise_aspect: argument "aspect": is required'],
+      ['summarise_aspect', { aspect: '   ' }, 'Invalid arguments for prompt summarise_aspect: argument "aspect": must be an aspect id or label of 1 to 100 characters, e.g. "punctuality"'],
+      ['compare_technicians', { technicians: 'x'.repeat(501) }, 'Invalid arguments for prompt compare_technicians: argument "technicians": must be technician names or aliases separated by commas, at most 500 characters in all'],
+    ];
+    for (const [name, args, message] of cases) {
+      const body = await get(name, args);
+      assert.equal(body.error?.code, -32602, `${name} ${JSON.stringify(args)}`);
+      assert.equal(body.error!.message, message);
     }
   });
 });
@@ -683,6 +737,15 @@ describe('MCP: paging and caps', () => {
       const { result } = await tool('get_reviews_since', args);
       assert.equal(result.isError, true);
       assert.match(result.content[0]!.text, /Invalid cursor: .*start again/);
+    }
+  });
+  it('each cursor argument is described as MCP refuses it: an isError result, the caller starting again itself, not the HTTP 400', async () => {
+    const tools = ((await rpc(big.url, mine, 'tools/list')).result as { tools: { name: string; inputSchema: { properties: Record<string, { description?: string }> } }[] }).tools;
+    for (const name of ['search_reviews', 'get_reviews_since']) {
+      const description = tools.find((t) => t.name === name)!.inputSchema.properties.cursor!.description!;
+      assert.match(description, /isError result/, name);
+      assert.match(description, /call again without cursor/, name);
+      assert.doesNotMatch(description, /400|starts again/, name);
     }
   });
   it(`a session holds at most ${MAX_SUBSCRIPTIONS} subscriptions`, async () => {

@@ -6,20 +6,15 @@ import Fastify, { LogController, type FastifyError, type FastifyReply, type Fast
 import { sharedRateLimitStore } from './shared-rate-limit.js';
 import { CostLimit } from './cost-limit.js';
 import type { Logger } from 'pino';
-import { errorBody, plainTextError, sendError } from './errors.js';
+import { errorBody, plainTextError, sendError, sendStoreUnavailable } from './errors.js';
 import { parseForm, parseQuery } from './form.js';
 import type { HttpConfig } from '../config.js';
 import { buildFastPath } from './fast-path.js';
 import { clientAddress, Gate, setRouteLabel } from './gate.js';
 import { HUB_BODY_BYTES, MAX_HEADER_BYTES, MAX_URL_BYTES, MCP_BODY_BYTES } from '../limits.js';
 import { serverOptions } from './server-options.js';
-import { fastifyUrl, operationHandler, plainTextErrorPaths, type Operation, type ServiceContext } from './operation.js';
-
-function pathPattern(path: string): RegExp {
-  // Braces are left unescaped by the first replace, so each {param} is still plain text for the second.
-  const escaped = path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{\w+\}/g, '[^/]+');
-  return new RegExp(`^${escaped}$`);
-}
+import { errorStyles, fastifyUrl, operationHandler, pathPattern, type Operation, type ServiceContext } from './operation.js';
+import { storeUnreachable } from './store-outage.js';
 
 /**
  * A route with its own limit (the hub) is under two: the service-wide one (the gate's RateLimit
@@ -46,9 +41,13 @@ function oneRateLimitStory(http: HttpConfig) {
 /** Builds the fastify app from the route table: routing, CORS preflight, 404/405 and error answers. */
 export async function buildApp(operations: readonly Operation[], ctx: ServiceContext, logger: Logger, trustProxy: boolean, http: HttpConfig) {
   const fastPath = buildFastPath(operations, ctx, logger);
-  const answersInPlainText = plainTextErrorPaths(operations);
-  const cost = new CostLimit(ctx.rateLimits, ctx.cost.rateLimitCostKb, (err) => logger.warn({ err }, 'counting the cost of answers in the store failed'));
-  const gate = new Gate(http, trustProxy, ctx.metrics, answersInPlainText, cost);
+  const errorStyle = errorStyles(operations);
+  const cost = new CostLimit(ctx.rateLimits, ctx.cost.rateLimitCostKb, (err) => {
+    // A store out of reach is told once, with the requests it refuses, not at every count.
+    if (storeUnreachable(err)) ctx.outage.report(err);
+    else logger.warn({ err }, 'counting the cost of answers in the store failed');
+  });
+  const gate = new Gate(http, trustProxy, ctx.metrics, errorStyle, cost);
   const app = Fastify({
     serverFactory: (handler) => {
       const server = createServer(serverOptions(http), (req, res) => {
@@ -68,8 +67,9 @@ export async function buildApp(operations: readonly Operation[], ctx: ServiceCon
     // Requests the router can not take (a malformed path) get the same error bodies as the rest.
     frameworkErrors: (err, req, reply) => {
       const status = err.statusCode ?? 400;
-      if (answersInPlainText(req.url)) return plainTextError(reply, status, err.message);
-      return status === 414 ? sendError(reply, 'uri_too_long', err.message) : sendError(reply, 'bad_request', err.message);
+      const style = errorStyle(req.url);
+      if (style.plainText) return plainTextError(reply, status, err.message);
+      return sendError(reply, status === 414 ? 'uri_too_long' : 'bad_request', err.message, { headers: style.cors });
     },
     // What Node refuses before any request exists (headers over the limit, a malformed request line): our error body, then close.
     clientErrorHandler: (err: NodeJS.ErrnoException, socket) => {
@@ -108,28 +108,36 @@ export async function buildApp(operations: readonly Operation[], ctx: ServiceCon
   const unrouted = (req: FastifyRequest, reply: FastifyReply): FastifyReply => {
     const path = req.url.split('?')[0]!.replace(/\/+$/, '') || '/';
     const hit = patterns.find((p) => p.re.test(path));
+    const headers = errorStyle(req.url).cors;
     if (hit) {
       reply.header('allow', hit.methods.join(', '));
-      return sendError(reply, 'method_not_allowed', `${req.method} is not allowed here; use ${hit.methods.join(', ')}`);
+      return sendError(reply, 'method_not_allowed', `${req.method} is not allowed here; use ${hit.methods.join(', ')}`, { headers });
     }
-    return sendError(reply, 'not_found', `No resource at ${path}`);
+    return sendError(reply, 'not_found', `No resource at ${path}`, { headers });
   };
   // Set before any scope is registered, so the raw-body scope (MCP) inherits it.
   app.setErrorHandler((err: FastifyError, req, reply) => {
+    const style = errorStyle(req.url);
+    // The store out of reach (the hub's rate limit and subscriptions need it) is no fault of the service: 503, logged once.
+    if (storeUnreachable(err)) {
+      ctx.outage.report(err);
+      return sendStoreUnavailable(reply, style);
+    }
     const status = err.statusCode ?? 500;
     // A body that fails to parse on a path/method with no route: the missing route is the answer, not the body.
     if (req.routeOptions.url === undefined && status < 500) return unrouted(req, reply);
-    if (answersInPlainText(req.url) && status < 500) {
+    if (style.plainText && status < 500) {
       const text =
         status === 415 ? 'Content-Type must be application/x-www-form-urlencoded' : status === 429 ? 'Too many requests; retry later' : err.message;
       return plainTextError(reply, status, text);
     }
-    if (status === 429) return sendError(reply, 'too_many_requests', err.message);
-    if (status === 415) return sendError(reply, 'unsupported_media_type', err.message);
-    if (status === 413) return sendError(reply, 'payload_too_large', err.message);
-    if (status >= 400 && status < 500) return sendError(reply, 'bad_request', err.message);
+    const headers = style.cors;
+    if (status === 429) return sendError(reply, 'too_many_requests', err.message, { headers });
+    if (status === 415) return sendError(reply, 'unsupported_media_type', err.message, { headers });
+    if (status === 413) return sendError(reply, 'payload_too_large', err.message, { headers });
+    if (status >= 400 && status < 500) return sendError(reply, 'bad_request', err.message, { headers });
     req.log.error({ err, url: req.url }, 'request failed');
-    return sendError(reply, 'internal_error', 'Internal error; it has been logged');
+    return sendError(reply, 'internal_error', 'Internal error; it has been logged', { headers });
   });
 
   await app.register(formbody, { bodyLimit: HUB_BODY_BYTES, parser: parseForm });

@@ -4,6 +4,7 @@ import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
 import { pipeline, Readable } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Body, Coding, Representation } from '../snapshot/representation.js';
+import { PUBLIC_CORS } from './cors.js';
 import { setAnswerCost, type LimitHeaders } from './gate.js';
 
 const CODINGS = ['br', 'gzip', 'identity'];
@@ -82,8 +83,8 @@ export function prepareResponse(rep: Representation, opts: SendOptions, reqHeade
     'last-modified': rep.lastModifiedHttp,
     vary: 'Accept-Encoding',
     'cache-control': opts.cacheControl ?? 'public, max-age=60, stale-while-revalidate=60',
-    'access-control-allow-origin': '*',
-    'access-control-expose-headers': 'ETag, Link, Content-Encoding',
+    'access-control-allow-origin': PUBLIC_CORS['access-control-allow-origin'],
+    'access-control-expose-headers': PUBLIC_CORS['access-control-expose-headers'],
     'x-content-type-options': 'nosniff',
     ...opts.headers,
   };

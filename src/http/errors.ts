@@ -2,6 +2,7 @@
 import type { FastifyReply } from 'fastify';
 import type { ErrorBody, ValidationIssue } from '../core/schema/error.js';
 import { kb, MAX_HEADER_BYTES, URL_LIMIT_TEXT } from '../limits.js';
+import { STORE_RETRY_AFTER_SECONDS } from './store-outage.js';
 
 /**
  * Every error the JSON API can answer with: a stable code, its status and what it means (Markdown).
@@ -18,10 +19,22 @@ export const ERROR_CATALOGUE = {
   unsupported_media_type: { status: 415, meaning: 'The request body has a Content-Type this endpoint does not take.' },
   too_many_requests: { status: 429, meaning: 'Rate limit or subscription cap reached; retry later (see `Retry-After`).' },
   invalid_callback: { status: 400, meaning: 'Hub: `hub.callback` is refused: it contains a control character (percent-encode it) or names an address that is not public.' },
-  store_unavailable: { status: 503, meaning: '`/healthz`: the store can not answer a read (a corrupt, missing or unreachable database); the cause is logged.' },
+  store_unavailable: {
+    status: 503,
+    meaning:
+      'The store can not be reached or read (a corrupt, missing or unreachable database); the cause is logged. `/healthz` says so; MCP and the WebSub hub, which need the store for sessions, rate limits and subscriptions, answer it with `Retry-After` (the read API goes on from memory).',
+  },
   internal_error: { status: 500, meaning: 'Something failed inside the service; it is logged, nothing is leaked.' },
 } as const;
 export type ErrorCode = keyof typeof ERROR_CATALOGUE;
+
+/** How errors are answered on a request target (errorStyles in operation.ts reads it from the route table). */
+export interface ErrorStyle {
+  /** In plain text (the hub, see plainTextErrors); JSON otherwise. */
+  plainText: boolean;
+  /** The CORS headers they carry: the public API's, or none where the endpoint has its own (see ownCors). */
+  cors: Readonly<Record<string, string>>;
+}
 
 /** The answer of an endpoint that speaks plain text (the hub, WebSub §5.1.2): a reason, never cached. */
 export function plainText(reply: FastifyReply, status: number, text: string): FastifyReply {
@@ -43,11 +56,21 @@ export function errorBody(code: ErrorCode, message: string, issues?: ValidationI
   return issues ? { error: code, message, issues } : { error: code, message };
 }
 
-export function sendError(reply: FastifyReply, code: ErrorCode, message: string, issues?: ValidationIssue[]): FastifyReply {
-  const body = errorBody(code, message, issues);
+/** A JSON error; `headers` are those of the endpoint's answers it must carry too (its CORS headers, Retry-After). */
+export function sendError(reply: FastifyReply, code: ErrorCode, message: string, more: { issues?: ValidationIssue[]; headers?: Readonly<Record<string, string>> } = {}): FastifyReply {
+  const body = errorBody(code, message, more.issues);
   return reply
     .code(ERROR_CATALOGUE[code].status)
+    .headers(more.headers ?? {})
     .header('content-type', 'application/json')
     .header('cache-control', 'no-store')
     .send(JSON.stringify(body));
+}
+
+/** The answer to a request that needed the store while it can not be reached: 503 store_unavailable, with when to try again. */
+export function sendStoreUnavailable(reply: FastifyReply, style: ErrorStyle): FastifyReply {
+  const message = `The store can not be reached for now; retry in ${STORE_RETRY_AFTER_SECONDS} s`;
+  const headers = { ...style.cors, 'retry-after': String(STORE_RETRY_AFTER_SECONDS) };
+  if (style.plainText) return plainText(reply.headers(headers), 503, `store_unavailable: ${message}`);
+  return sendError(reply, 'store_unavailable', message, { headers });
 }

@@ -3,7 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { HttpConfig } from '../config.js';
 import type { Metrics } from '../metrics/metrics.js';
 import type { ErrorBody } from '../core/schema/error.js';
-import { errorBody } from './errors.js';
+import { errorBody, type ErrorStyle } from './errors.js';
 import type { CostLimit } from './cost-limit.js';
 import { MAX_URL_BYTES } from '../limits.js';
 
@@ -39,11 +39,11 @@ export function clientAddress(req: IncomingMessage, trustProxy: boolean): string
   return req.socket.remoteAddress ?? 'unknown';
 }
 
-/** The JSON error body, or for an endpoint that speaks plain text (the hub, WebSub §5.1.2) its message. */
-function refuse(req: IncomingMessage, res: ServerResponse, inPlainText: boolean, status: number, body: ErrorBody, headers: Record<string, string> = {}): void {
-  const text = inPlainText ? `${body.error}: ${body.message}` : JSON.stringify(body);
-  const type = inPlainText ? 'text/plain; charset=utf-8' : 'application/json';
-  res.writeHead(status, { 'content-type': type, 'content-length': Buffer.byteLength(text), 'cache-control': 'no-store', ...headers });
+/** The JSON error body with the endpoint's CORS headers, or for an endpoint that speaks plain text (the hub, WebSub §5.1.2) its message. */
+function refuse(res: ServerResponse, style: ErrorStyle, status: number, body: ErrorBody, headers: Record<string, string> = {}): void {
+  const text = style.plainText ? `${body.error}: ${body.message}` : JSON.stringify(body);
+  const type = style.plainText ? 'text/plain; charset=utf-8' : 'application/json';
+  res.writeHead(status, { ...style.cors, 'content-type': type, 'content-length': Buffer.byteLength(text), 'cache-control': 'no-store', ...headers });
   res.end(text);
 }
 
@@ -72,7 +72,8 @@ export class Gate {
     private readonly config: HttpConfig,
     private readonly trustProxy: boolean,
     private readonly metrics: Metrics,
-    private readonly answersInPlainText: (url: string | undefined) => boolean,
+    /** How a refusal is answered on a request target: plain text or JSON, and its CORS headers. */
+    private readonly errorStyle: (url: string | undefined) => ErrorStyle,
     /** The cost-weighted limit (RATE_LIMIT_COST_KB), shared by replicas through the store. */
     private readonly cost: CostLimit,
   ) {
@@ -112,7 +113,7 @@ export class Gate {
   private admit(req: IncomingMessage, res: ServerResponse): LimitHeaders | null {
     if ((req.url ?? '').length > MAX_URL_BYTES) {
       setRouteLabel(req, 'refused');
-      refuse(req, res, this.answersInPlainText(req.url), 414, errorBody('uri_too_long', `The request target is longer than ${MAX_URL_BYTES} bytes`));
+      refuse(res, this.errorStyle(req.url), 414, errorBody('uri_too_long', `The request target is longer than ${MAX_URL_BYTES} bytes`));
       return null;
     }
     const now = Date.now();
@@ -130,7 +131,7 @@ export class Gate {
     const headers: LimitHeaders = { 'ratelimit-policy': this.policy, ratelimit: `${this.limitPrefix}${Math.max(0, limit - count)}, reset=${reset}` };
     if (count > limit) {
       setRouteLabel(req, 'refused');
-      refuse(req, res, this.answersInPlainText(req.url), 429, errorBody('too_many_requests', `More than ${limit} requests in a minute from this client; retry in ${reset} s`), { ...headers, 'retry-after': String(reset) });
+      refuse(res, this.errorStyle(req.url), 429, errorBody('too_many_requests', `More than ${limit} requests in a minute from this client; retry in ${reset} s`), { ...headers, 'retry-after': String(reset) });
       return null;
     }
     const costlyUntil = this.cost.blockedUntil(client, now);
@@ -139,7 +140,7 @@ export class Gate {
       this.metrics.costLimited();
       const wait = Math.max(1, Math.ceil((costlyUntil - now) / 1000));
       const message = `More than ${this.cost.limitKb.toLocaleString('en')} KB of answers in a minute from this client; retry in ${wait} s`;
-      refuse(req, res, this.answersInPlainText(req.url), 429, errorBody('too_many_requests', message), { ...headers, 'retry-after': String(wait) });
+      refuse(res, this.errorStyle(req.url), 429, errorBody('too_many_requests', message), { ...headers, 'retry-after': String(wait) });
       return null;
     }
     return headers;

@@ -9,6 +9,9 @@ import type { McpSessions } from '../mcp/sessions.js';
 import type { McpStreams } from '../mcp/streams.js';
 import type { Metrics } from '../metrics/metrics.js';
 import type { HealthStore, RateLimitStore } from '../store/store.js';
+import { PUBLIC_CORS } from './cors.js';
+import type { ErrorStyle } from './errors.js';
+import type { StoreOutage } from './store-outage.js';
 
 export interface ServiceContext {
   live: LiveData;
@@ -24,6 +27,8 @@ export interface ServiceContext {
   cost: CostConfig;
   /** Whether the store answers a read (/healthz). */
   health: HealthStore;
+  /** Where a request that failed because the store can not be reached is told (logged once, not per request). */
+  outage: StoreOutage;
 }
 
 export interface ResponseDoc {
@@ -58,6 +63,12 @@ interface OperationDoc {
   rateLimited?: boolean;
   /** Errors are answered in plain text, including those raised before the handler (the hub, WebSub §5.1.2); JSON otherwise. */
   plainTextErrors?: boolean;
+  /**
+   * Its answers, errors included, do not carry the public API's CORS headers (`Access-Control-Allow-Origin: *`):
+   * MCP admits browser origins itself; the hub, health and metrics are not for browsers. Every
+   * other endpoint's errors carry the same CORS headers as its answers, as do 404s.
+   */
+  ownCors?: boolean;
   /** A page or asset for people, left out of the OpenAPI document. */
   hidden?: boolean;
   /** The handler gets the body as an unparsed string, whatever its Content-Type (MCP parses and answers JSON-RPC itself). */
@@ -83,10 +94,26 @@ export function operationHandler(op: Operation): Handler {
   };
 }
 
-/** Whether a request target is a path whose errors are plain text (see plainTextErrors). */
-export function plainTextErrorPaths(operations: readonly Operation[]): (url: string | undefined) => boolean {
-  const paths = new Set(operations.filter((op) => op.plainTextErrors).map((op) => op.path));
-  return (url) => paths.has((url ?? '').split('?')[0]!);
+/** A regular expression matching an OpenAPI-style path, each {param} one segment. */
+export function pathPattern(path: string): RegExp {
+  // Braces are left unescaped by the first replace, so each {param} is still plain text for the second.
+  const escaped = path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{\w+\}/g, '[^/]+');
+  return new RegExp(`^${escaped}$`);
+}
+
+/** The path of a request target as the router reads it: no query, no repeated or trailing slashes. */
+function routedPath(url: string | undefined): string {
+  return (url ?? '').split('?')[0]!.replace(/\/{2,}/g, '/').replace(/\/+$/, '') || '/';
+}
+
+/** How errors are answered on each request target, from the route table's plainTextErrors and ownCors. */
+export function errorStyles(operations: readonly Operation[]): (url: string | undefined) => ErrorStyle {
+  const plain = operations.filter((op) => op.plainTextErrors).map((op) => pathPattern(op.path));
+  const own = operations.filter((op) => op.ownCors).map((op) => pathPattern(op.path));
+  return (url) => {
+    const path = routedPath(url);
+    return { plainText: plain.some((re) => re.test(path)), cors: own.some((re) => re.test(path)) ? {} : PUBLIC_CORS };
+  };
 }
 
 /** fastify's route syntax for an OpenAPI path. */

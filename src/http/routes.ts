@@ -8,7 +8,7 @@ import { HubRequestSchema } from '../core/schema/websub.js';
 import { InvalidCursor, searchReviews } from '../core/search.js';
 import { handleHubRequest } from '../websub/hub-route.js';
 import { TOOLS } from '../mcp/tools.js';
-import { MCP_PATH, handleMcpDelete, handleMcpGet, handleMcpPost, type McpAnswer, type McpRequest, type McpEndpoint } from '../mcp/mcp-route.js';
+import { MCP_PATH, handleMcpDelete, handleMcpGet, handleMcpPost, storeUnavailableAnswer, type McpAnswer, type McpRequest, type McpEndpoint } from '../mcp/mcp-route.js';
 import { apiReferenceOperations, embedPageOperation, pageOperations, reviewPageOperation, widgetScriptOperation } from './page-routes.js';
 import type { OpenApiDoc } from '../pages/api-reference.js';
 import { WidgetDataQuerySchema, WidgetDataSchema } from '../core/schema/widget.js';
@@ -19,9 +19,11 @@ import { ErrorBodySchema } from '../core/schema/error.js';
 import { SearchQuerySchema, SearchResultSchema, SincePathSchema, SinceQuerySchema, SinceResultSchema } from '../core/schema/search.js';
 import { payloadOf, sendRepresentation, type SendOptions, type Served } from './conditional.js';
 import { partsLength } from '../snapshot/representation.js';
+import { PUBLIC_CORS } from './cors.js';
 import { plainText, sendError } from './errors.js';
 import { buildOpenApi } from './openapi.js';
 import type { Handler, Operation, ServiceContext } from './operation.js';
+import { STORE_RETRY_AFTER_SECONDS, storeUnreachable } from './store-outage.js';
 import { validateParams } from './validation.js';
 import type { z } from 'zod';
 import type { Representation } from '../snapshot/representation.js';
@@ -33,6 +35,10 @@ const validationError = {
   schema: ErrorBodySchema,
 };
 const originRefused = { description: 'Origin not allowed', contentType: 'application/json' };
+const RETRY_AFTER = { 'Retry-After': { description: 'Seconds to wait before trying again', schema: { type: 'integer' } } };
+/** MCP checks its sessions in the store: while the store can not be reached, a request is answered 503. */
+const STORE_UNREACHABLE_MCP = 'the store (where sessions are checked) can not be reached: -32000 with `data.error` `store_unavailable`';
+const mcpStoreUnavailable = { description: `When ${STORE_UNREACHABLE_MCP}; retry after Retry-After seconds`, contentType: 'application/json', headers: RETRY_AFTER };
 const plain = (description: string) => ({ description, contentType: 'text/plain' });
 
 function topicDocument(topic: TopicPath) {
@@ -74,23 +80,36 @@ function validated<Q extends z.ZodObject, P extends z.ZodObject = z.ZodObject<Re
     const q = validateParams(query, req.query as Record<string, unknown>);
     if (!p.ok || !q.ok) {
       const where = !p.ok && !q.ok ? 'Invalid path and query parameters' : !p.ok ? 'Invalid path parameter' : 'Invalid query parameters';
-      return sendError(reply, 'validation_error', where, [...(p.ok ? [] : p.issues), ...(q.ok ? [] : q.issues)]);
+      return sendError(reply, 'validation_error', where, { issues: [...(p.ok ? [] : p.issues), ...(q.ok ? [] : q.issues)], headers: PUBLIC_CORS });
     }
     try {
       return sendRepresentation(req, reply, answer({ query: q.value, params: p.value }, live.current(), baseUrl), { answer: true });
     } catch (e) {
       // A cursor from another revision or search is a parameter problem, answered like any other.
-      if (e instanceof InvalidCursor) return sendError(reply, 'validation_error', 'Invalid query parameters', [{ parameter: 'cursor', code: 'invalid_cursor', message: e.message }]);
+      if (e instanceof InvalidCursor) {
+        return sendError(reply, 'validation_error', 'Invalid query parameters', { issues: [{ parameter: 'cursor', code: 'invalid_cursor', message: e.message }], headers: PUBLIC_CORS });
+      }
       throw e;
     }
   };
   return { query, ...(params ? { params } : {}), handler };
 }
 
-/** An MCP endpoint handler as a route handler: the raw body and headers in, its answer out. */
+/**
+ * An MCP endpoint handler as a route handler: the raw body and headers in, its answer out. Sessions
+ * are checked in the store, so while it can not be reached the answer is MCP's own 503, logged once.
+ */
 function mcpHandler(handle: (req: McpRequest, ctx: McpEndpoint) => Promise<McpAnswer>): Handler {
   return async (req, reply, ctx) => {
-    const answer = await handle({ headers: req.headers, body: typeof req.body === 'string' ? req.body : '' }, { live: ctx.live, baseUrl: ctx.baseUrl, ...ctx.mcp });
+    const request: McpRequest = { headers: req.headers, body: typeof req.body === 'string' ? req.body : '' };
+    let answer: McpAnswer;
+    try {
+      answer = await handle(request, { live: ctx.live, baseUrl: ctx.baseUrl, ...ctx.mcp });
+    } catch (err) {
+      if (!storeUnreachable(err)) throw err;
+      ctx.outage.report(err);
+      answer = storeUnavailableAnswer(request, STORE_RETRY_AFTER_SECONDS);
+    }
     reply.code(answer.status).headers(answer.headers);
     if (answer.stream) return reply.send(answer.stream);
     if (!Array.isArray(answer.body)) return reply.send(answer.body);
@@ -164,6 +183,7 @@ export const operations: Operation[] = [
       'Form-encoded subscription request. Answered 202 at once; the hub then verifies intent with a GET to the callback carrying hub.mode, hub.topic, hub.challenge and hub.lease_seconds, and activates the subscription only if the callback answers 2xx with exactly the challenge. Each change of the topic is then POSTed in full to the callback with the topic\'s Content-Type, a Link header (rel="hub", rel="self") and, when a secret was given, X-Hub-Signature: sha256=<hex HMAC>. Three consecutive failed deliveries (or one 410 Gone) remove the subscription; leases are clamped to the configured bounds. The callback is stored and keyed in its normalised form.',
     rateLimited: true,
     plainTextErrors: true,
+    ownCors: true,
     requestBody: {
       contentType: 'application/x-www-form-urlencoded',
       description: 'hub.callback, hub.mode and hub.topic are required; unknown fields are ignored',
@@ -178,6 +198,7 @@ export const operations: Operation[] = [
       '429': plain(
         'Too many hub requests from this client, or a cap reached: subscriptions and pending requests per callback host, per requesting client, or in all (`too_many_requests: ...`)',
       ),
+      '503': { ...plain('The store, which the hub\'s rate limit and subscriptions need, can not be reached (`store_unavailable: ...`); retry after Retry-After seconds'), headers: RETRY_AFTER },
     },
     handler: async (req, reply, { baseUrl, hub }) => {
       const answer = await handleHubRequest({ contentType: req.headers['content-type'], form: req.body, client: req.ip, log: req.log }, { baseUrl, hub });
@@ -231,8 +252,9 @@ export const operations: Operation[] = [
     tag: 'MCP',
     summary: 'MCP endpoint (streamable HTTP, JSON responses)',
     description:
-      `Model Context Protocol over streamable HTTP (protocol 2025-06-18 and the other versions of the MCP SDK). One JSON-RPC 2.0 message per POST; Accept must list application/json and text/event-stream. The initialize response carries Mcp-Session-Id; send it on every later request (400 without, 404 when unknown, expired or deleted). Send MCP-Protocol-Version after initialize (400 when unsupported). A browser Origin other than the service's own (or MCP_ALLOWED_ORIGINS) gets 403. Read-only tools: ${TOOLS.map((t) => t.name).join(', ')}; prompts summarise_aspect, compare_technicians, changes_since and draft_reply; completion/complete for their arguments and review://{id}; resources/subscribe and unsubscribe (notifications go out on GET /mcp). Unknown tool: JSON-RPC error -32602; protocol params that do not fit the method (resources/read without uri, tools/call without name ...): -32602 with a one-line message; unknown method -32601; unparseable body -32700 with HTTP 400; an empty batch -32600 with HTTP 400; an initialize beyond MCP_MAX_SESSIONS live sessions: 503 with Retry-After; invalid arguments (checked as JSON, never coerced: true is not 1, "5" is not 5): a result with isError naming each argument and what to fix; an unknown technician, service or aspect: a result with isError and the valid choices; an invalid cursor: a result with isError saying to start again.`,
+      `Model Context Protocol over streamable HTTP (protocol 2025-06-18 and the other versions of the MCP SDK). One JSON-RPC 2.0 message per POST; Accept must list application/json and text/event-stream. The initialize response carries Mcp-Session-Id; send it on every later request (400 without, 404 when unknown, expired or deleted). Send MCP-Protocol-Version after initialize (400 when unsupported). A browser Origin other than the service's own (or MCP_ALLOWED_ORIGINS) gets 403. Read-only tools: ${TOOLS.map((t) => t.name).join(', ')}; prompts summarise_aspect, compare_technicians, changes_since and draft_reply; completion/complete for their arguments and review://{id}; resources/subscribe and unsubscribe (notifications go out on GET /mcp). Unknown tool: JSON-RPC error -32602; protocol params that do not fit the method (resources/read without uri, tools/call without name ...): -32602 with a one-line message; unknown method -32601; unparseable body -32700 with HTTP 400; an empty batch -32600 with HTTP 400; an initialize beyond MCP_MAX_SESSIONS live sessions: 503 with Retry-After; a request while the store, where sessions are checked, can not be reached: 503 with Retry-After (-32000, data.error store_unavailable); invalid arguments (checked as JSON, never coerced: true is not 1, "5" is not 5): a result with isError naming each argument and what to fix (a missing one: is required); an unknown technician, service or aspect: a result with isError and the valid choices; an invalid cursor: a result with isError saying to start again.`,
     rawBody: true,
+    ownCors: true,
     requestBody: {
       contentType: 'application/json',
       description: 'A JSON-RPC 2.0 request or notification',
@@ -256,9 +278,9 @@ export const operations: Operation[] = [
       '406': { description: 'Accept does not list application/json and text/event-stream', contentType: 'application/json' },
       '415': { description: 'Content-Type is not application/json', contentType: 'application/json' },
       '503': {
-        description: 'initialize while MCP_MAX_SESSIONS sessions are live (-32000); retry after Retry-After seconds',
+        description: `initialize while MCP_MAX_SESSIONS sessions are live (-32000), or ${STORE_UNREACHABLE_MCP}; retry after Retry-After seconds`,
         contentType: 'application/json',
-        headers: { 'Retry-After': { description: 'Seconds to wait before trying again', schema: { type: 'integer' } } },
+        headers: RETRY_AFTER,
       },
     },
     handler: mcpHandler(handleMcpPost),
@@ -271,11 +293,13 @@ export const operations: Operation[] = [
     summary: 'End an MCP session',
     description: 'Ends the session named in Mcp-Session-Id on every replica; later requests with it get 404. A body, if any, is ignored.',
     rawBody: true,
+    ownCors: true,
     responses: {
       '204': { description: 'Session ended' },
       '400': { description: 'No Mcp-Session-Id header', contentType: 'application/json' },
       '403': originRefused,
       '404': { description: 'No such live session', contentType: 'application/json' },
+      '503': mcpStoreUnavailable,
     },
     handler: mcpHandler(handleMcpDelete),
   },
@@ -288,6 +312,7 @@ export const operations: Operation[] = [
     description:
       'Opens the session\'s stream of notifications: notifications/resources/updated for each resource the session subscribed to (resources/subscribe) when an import changes it, and notifications/resources/list_changed when the set of reviews changes, on whichever replica the change was made. Requests are answered on their POST, never here. One stream per session at a time (409 for a second); a comment line every 25 s keeps it open. Subscriptions are held by the replica that took them, so a load balancer should keep a session on one replica.',
     rawBody: true,
+    ownCors: true,
     responses: {
       '200': { description: 'The event stream; each event is one JSON-RPC notification', contentType: 'text/event-stream' },
       '400': { description: 'No Mcp-Session-Id, or an unsupported MCP-Protocol-Version', contentType: 'application/json' },
@@ -295,6 +320,7 @@ export const operations: Operation[] = [
       '404': { description: 'Session unknown, expired or deleted', contentType: 'application/json' },
       '406': { description: 'Accept does not list text/event-stream', contentType: 'application/json' },
       '409': { description: 'The session already has a stream open', contentType: 'application/json' },
+      '503': mcpStoreUnavailable,
     },
     handler: mcpHandler(handleMcpGet),
   },
@@ -318,6 +344,7 @@ export const operations: Operation[] = [
     path: '/metrics',
     operationId: 'getMetrics',
     tag: 'Service',
+    ownCors: true,
     summary: 'Prometheus metrics',
     description:
       'Prometheus text format: requests by route template, method and status (`reviewcast_http_requests_total`), latency histograms (`reviewcast_http_request_duration_seconds`), requests refused by the rate limit, hub deliveries and verifications by outcome, the data revision and review count, the body caches (`reviewcast_cache_bytes`, `reviewcast_cache_max_bytes`, `reviewcast_cache_entries` by cache), compressions pending, requests refused by the cost limit (`reviewcast_http_cost_limited_total`), reviews analysed for the insights (`reviewcast_insights_analysed_reviews_total`: none after a restart on a revision whose insights the store keeps), and process figures (memory, CPU, event-loop delay: `reviewcast_nodejs_eventloop_lag_p99_seconds` and the rest). Per process: scrape every replica.',
@@ -330,6 +357,7 @@ export const operations: Operation[] = [
     path: '/healthz',
     operationId: 'getHealth',
     tag: 'Service',
+    ownCors: true,
     summary: 'Health and data revision',
     description:
       'Answers 200 with the revision of the data it serves while the service runs and its store answers a read; 503 with error code `store_unavailable` when the store can not (a corrupt, missing or unreachable database), so a load balancer takes the replica out.',

@@ -14,6 +14,7 @@ import { Hub } from '../websub/hub.js';
 import type { Store } from '../store/store.js';
 import { buildApp } from './app.js';
 import { operations } from './routes.js';
+import { StoreOutage } from './store-outage.js';
 
 export interface RunningServer {
   app: Awaited<ReturnType<typeof buildApp>>;
@@ -82,6 +83,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     cost,
     rateLimits: opts.store,
     health: opts.store,
+    outage: new StoreOutage(opts.logger),
     mcp: { sessions, streams, config: opts.mcp, version: VERSION },
     get baseUrl() {
       return baseUrl;

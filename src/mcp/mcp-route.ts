@@ -70,8 +70,19 @@ export interface McpEndpoint {
 }
 
 /** JSON-RPC error bodies for answers given before a request reaches the MCP server. */
-function rpcError(headers: Record<string, string>, status: number, code: number, message: string): McpAnswer {
-  return { status, headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }) };
+function rpcError(headers: Record<string, string>, status: number, code: number, message: string, data?: Record<string, string>): McpAnswer {
+  const error = data ? { code, message, data } : { code, message };
+  return { status, headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', error, id: null }) };
+}
+
+/**
+ * The answer to a request the store could not serve because it can not be reached (sessions are
+ * checked there): 503 with when to try again, in the shape of the other refusals; `data.error`
+ * carries the service's error code.
+ */
+export function storeUnavailableAnswer(req: McpRequest, retryAfterSeconds: number): McpAnswer {
+  const message = `Service Unavailable: the store, where sessions are kept, can not be reached; retry in ${retryAfterSeconds} s`;
+  return rpcError({ ...cors(req), 'retry-after': String(retryAfterSeconds) }, 503, -32000, message, { error: 'store_unavailable' });
 }
 
 /**
@@ -81,20 +92,22 @@ function rpcError(headers: Record<string, string>, status: number, code: number,
  */
 const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
 
-function originAllowed(req: McpRequest, ctx: McpEndpoint): boolean {
+/** What of the request is refused, `Host <host>` or `Origin <origin>`, or null when it may pass. */
+function refusedOrigin(req: McpRequest, ctx: McpEndpoint): string | null {
   const base = new URL(ctx.baseUrl);
   // Served on loopback, the service must be reached by a loopback name: a rebinding attack arrives with the attacker's host name.
   if (LOOPBACK.has(base.hostname) && req.headers.host !== undefined) {
     const host = URL.canParse(`http://${req.headers.host}`) ? new URL(`http://${req.headers.host}`).hostname : '';
-    if (!LOOPBACK.has(host)) return false;
+    if (!LOOPBACK.has(host)) return `Host ${req.headers.host}`;
   }
   const origin = req.headers.origin;
-  if (origin === undefined) return true;
-  if (origin === base.origin || ctx.config.allowedOrigins.includes(origin)) return true;
+  if (origin === undefined || origin === base.origin || ctx.config.allowedOrigins.includes(origin)) return null;
   // localhost, 127.0.0.1 and [::1] are one machine: any of them on the service's own port is its own origin.
-  if (!LOOPBACK.has(base.hostname) || !URL.canParse(origin)) return false;
-  const o = new URL(origin);
-  return LOOPBACK.has(o.hostname) && o.protocol === base.protocol && o.port === base.port;
+  if (LOOPBACK.has(base.hostname) && URL.canParse(origin)) {
+    const o = new URL(origin);
+    if (LOOPBACK.has(o.hostname) && o.protocol === base.protocol && o.port === base.port) return null;
+  }
+  return `Origin ${origin}`;
 }
 
 function cors(req: McpRequest): Record<string, string> {
@@ -121,9 +134,8 @@ function isInitialize(msg: unknown): boolean {
 
 /** Checks Origin and (unless initializing) the session; returns the answer when the request must stop here. */
 async function admit(req: McpRequest, headers: Record<string, string>, ctx: McpEndpoint, needSession: boolean): Promise<McpAnswer | null> {
-  if (!originAllowed(req, ctx)) {
-    return rpcError(headers, 403, -32000, `Forbidden: Origin ${req.headers.origin ?? '(none)'} or Host ${req.headers.host ?? '(none)'} is not allowed`);
-  }
+  const refused = refusedOrigin(req, ctx);
+  if (refused !== null) return rpcError(headers, 403, -32000, `Forbidden: ${refused} is not allowed`);
   if (!needSession) return null;
   const token = req.headers['mcp-session-id'];
   if (typeof token !== 'string' || token === '') {

@@ -19,8 +19,10 @@ import {
   SubscribeRequestSchema,
   UnsubscribeRequestSchema,
   type CallToolResult,
+  type GetPromptRequest,
 } from '@modelcontextprotocol/sdk/types.js';
-import type { z } from 'zod';
+import { z } from 'zod';
+import { PROMPT_ARGUMENTS } from '../core/schema/prompts.js';
 import type { Snapshot } from '../snapshot/snapshot.js';
 import { SERVER_GUIDE, toolList } from './catalogue.js';
 import { completeArgument, registerPrompts } from './prompts.js';
@@ -50,16 +52,32 @@ const PROTOCOL_REQUESTS: ReadonlyMap<string, z.ZodType> = new Map<string, z.ZodT
 /**
  * Why a request's params are invalid for its method, in a line, or null. The SDK would answer
  * -32603 (internal error) with the whole zod report; invalid params are -32602 (JSON-RPC 2.0)
- * with a short message. Tool arguments are not judged here: a wrong argument is a tool result
- * with isError, so the model reads what to fix (reference notes §3.6).
+ * with a short message. A prompt's arguments are judged here too (a wrong one is -32602 as well);
+ * tool arguments are not: a wrong argument is a tool result with isError, so the model reads
+ * what to fix (reference notes §3.6).
  */
 export function paramsProblem(message: { method: string }): string | null {
   const schema = PROTOCOL_REQUESTS.get(message.method);
   if (!schema) return null;
   const parsed = schema.safeParse(message);
-  if (parsed.success) return null;
+  if (parsed.success) return message.method === 'prompts/get' ? promptArgumentsProblem((parsed.data as GetPromptRequest).params) : null;
   const issues = parsed.error.issues.slice(0, 3).map((i) => `${i.path.join('.') || '(request)'}: ${i.message.replace(/^Invalid input: /, '')}`);
   return `Invalid params for ${message.method}: ${issues.join('; ')}${parsed.error.issues.length > 3 ? '; ...' : ''}`;
+}
+
+/** Each prompt's arguments as the object prompts/get checks (unknown arguments are left out, as the SDK does). */
+const PROMPT_INPUTS: ReadonlyMap<string, z.ZodObject> = new Map(Object.entries(PROMPT_ARGUMENTS).map(([name, shape]) => [name, z.object(shape)]));
+
+/**
+ * Why a prompt's arguments are wrong, naming each with its schema's message, or null. Checked
+ * here, before the SDK's own check, which would answer zod's text ("Invalid ISO date at date").
+ */
+function promptArgumentsProblem(params: GetPromptRequest['params']): string | null {
+  const input = PROMPT_INPUTS.get(params.name);
+  if (!input) return null;
+  const args = params.arguments ?? {};
+  const parsed = input.safeParse(args);
+  return parsed.success ? null : `Invalid arguments for prompt ${params.name}: ${argumentProblems(input, args, parsed.error).join('; ')}`;
 }
 
 /** Each Server would otherwise build its own Ajv instance, which costs more than answering a tool call. */
@@ -73,14 +91,24 @@ function failure(message: string): CallToolResult {
   return { content: [{ type: 'text', text: message }], isError: true };
 }
 
-/** Each wrong argument by name, with what to send instead. */
-function argumentProblems(input: z.ZodObject, error: z.ZodError): string[] {
+/** The JSON types a value of the wrong type is told to send instead; "int" is none (JSON has numbers), and its message says "a whole number". */
+const JSON_TYPES = new Set(['string', 'number', 'boolean', 'object', 'array']);
+
+/**
+ * Each wrong argument by name, with the message its schema defines (the HTTP search's, for the
+ * search's parameters) and, for a value of the wrong JSON type, the type to send; a missing one
+ * is said to be required.
+ */
+function argumentProblems(input: z.ZodObject, args: unknown, error: z.ZodError): string[] {
   return error.issues.flatMap((i) => {
     if (i.code === 'unrecognized_keys') {
       return i.keys.map((k) => `argument "${k}": unknown argument; remove it (accepted: ${Object.keys(input.shape).join(', ') || 'none'})`);
     }
-    const fix = i.code === 'invalid_type' ? `; send a JSON ${i.expected}` : '';
-    return [`argument "${i.path.join('.') || '(arguments)'}": ${i.message}${fix}`];
+    const name = i.path.join('.') || '(arguments)';
+    const missing = i.code === 'invalid_type' && i.path.length === 1 && !(typeof args === 'object' && args !== null && Object.hasOwn(args, i.path[0]!));
+    if (missing) return [`argument "${name}": is required`];
+    const fix = i.code === 'invalid_type' && JSON_TYPES.has(i.expected) ? `; send a JSON ${i.expected}` : '';
+    return [`argument "${name}": ${i.message}${fix}`];
   });
 }
 
@@ -120,8 +148,9 @@ export function buildMcpServer(snap: Snapshot, baseUrl: string, version: string,
     if (!tool) throw new McpError(ErrorCode.InvalidParams, `Unknown tool "${req.params.name}". Available tools: ${TOOLS.map((t) => t.name).join(', ')}`);
     // Arguments are JSON and are checked as JSON: true is not 1, [5] is not 5. A wrong one is a tool
     // result with isError, not a protocol error, so the model reads what to fix and calls again.
-    const parsed = tool.input.safeParse(req.params.arguments ?? {});
-    if (!parsed.success) return failure(`Invalid arguments for ${tool.name}: ${argumentProblems(tool.input, parsed.error).join('; ')}. Fix these and call again.`);
+    const args = req.params.arguments ?? {};
+    const parsed = tool.input.safeParse(args);
+    if (!parsed.success) return failure(`Invalid arguments for ${tool.name}: ${argumentProblems(tool.input, args, parsed.error).join('; ')}. Fix these and call again.`);
     const out = tool.run(parsed.data as never, snap, baseUrl);
     return out instanceof ToolFailure ? failure(out.message) : result(out as Record<string, unknown>);
   });

@@ -125,7 +125,7 @@ export const TOOLS: ToolDef[] = [
     title: 'One review',
     description:
       'A single review by its id (as returned by other tools), with its per-review analysis (sentiment and the aspects it mentions) and the evidence: each sentence an aspect judgement rests on, with that aspect and polarity.',
-    input: z.strictObject({ id: z.string().min(1).describe('Review id (ULID), e.g. from search_reviews') }),
+    input: z.strictObject({ id: z.string({ error: 'must be a review id, as search_reviews and get_reviews_since give it' }).min(1).describe('Review id (ULID), e.g. from search_reviews') }),
     output: z.object({ review: PublishedReviewSchema, analysis: PerReviewSchema, evidence: z.array(AspectEvidenceSchema) }),
     run: ({ id }, snap, baseUrl) => {
       const review = snap.review(id.trim().toUpperCase());
@@ -168,7 +168,12 @@ export const TOOLS: ToolDef[] = [
     title: 'Sentiment about one aspect',
     description:
       'What customers say about one aspect: positive, neutral and negative counts, share positive, score, the phrases they use and example review ids. Use for questions like "are they on time?" or "are prices fair?".',
-    input: z.strictObject({ aspect: z.string().min(1).describe('Aspect id or label, e.g. "punctuality" or "Pricing and value"; list_aspects has them all') }),
+    input: z.strictObject({
+      aspect: z
+        .string({ error: 'must be an aspect id or label, e.g. "punctuality"; list_aspects has them all' })
+        .min(1)
+        .describe('Aspect id or label, e.g. "punctuality" or "Pricing and value"; list_aspects has them all'),
+    }),
     output: AspectEntrySchema,
     run: ({ aspect }, snap) => {
       const all = snap.insights().aspects;
@@ -181,7 +186,7 @@ export const TOOLS: ToolDef[] = [
     title: 'A technician in reviews',
     description:
       'How customers rate one technician: reviews naming them, average rating, sentiment, the words used about them, and their most recent reviews. Accepts a name or alias. Use for "who should I ask for?" or "what do people say about Marco?".',
-    input: z.strictObject({ name: z.string().min(1).describe('Technician name or alias as customers write it') }),
+    input: z.strictObject({ name: z.string({ error: "must be a technician's name or alias, as customers write it" }).min(1).describe('Technician name or alias as customers write it') }),
     output: z.object({ technician: TechnicianEntitySchema, recent_reviews: z.array(PublishedReviewSchema) }),
     run: ({ name }, snap, baseUrl) => {
       const techs = snap.insights().entities.technicians;
@@ -194,7 +199,9 @@ export const TOOLS: ToolDef[] = [
     name: 'get_service',
     title: 'A service in reviews',
     description: 'How customers rate one service the business offers (by id, label or alias): reviews mentioning it, average rating, sentiment, phrases and recent reviews.',
-    input: z.strictObject({ service: z.string().min(1).describe('Service id, label or alias, e.g. "ac_repair" or "air conditioning"') }),
+    input: z.strictObject({
+      service: z.string({ error: 'must be a service id, label or alias, e.g. "ac_repair"' }).min(1).describe('Service id, label or alias, e.g. "ac_repair" or "air conditioning"'),
+    }),
     output: z.object({ service: ServiceEntitySchema, recent_reviews: z.array(PublishedReviewSchema) }),
     run: ({ service }, snap, baseUrl) => {
       const catalog = snap.business.services;

@@ -132,9 +132,13 @@ export const ToolReviewSchema = PublishedReviewSchema.extend({
 });
 export type ToolReview = z.infer<typeof ToolReviewSchema>;
 
+/** An old or altered cursor, over MCP: a result with isError, after which the caller starts again itself. */
+const TOOL_CURSOR_REFUSED = 'Once the data changes (an import) it is refused with an isError result, as is a garbled or altered one: call again without cursor to start from the first page.';
+
 /** The MCP tool search_reviews: the HTTP search's parameters, and short_texts. */
 export const SearchToolQuerySchema = SearchQuerySchema.safeExtend({
   limit: SearchQuerySchema.shape.limit.describe(`Maximum number of reviews returned (1-100). ${CAP}`),
+  cursor: SearchQuerySchema.shape.cursor.describe(`Opaque next_cursor from the previous answer of the same search (same filters and sort; limit may change). ${TOOL_CURSOR_REFUSED}`),
   short_texts: ShortTexts,
 });
 
@@ -147,13 +151,13 @@ export const SearchToolResultSchema = SearchResultSchema.extend({
 export const SinceToolQuerySchema = z.strictObject({
   date: IsoDateParam.describe('First day to include, YYYY-MM-DD'),
   limit: z
-    .number()
+    .number({ error: `must be a whole number from 1 to ${SINCE_TOOL_LIMIT.max}` })
     .int()
     .min(1)
     .max(SINCE_TOOL_LIMIT.max)
     .default(SINCE_TOOL_LIMIT.default)
     .describe(`Maximum number of reviews returned (1-${SINCE_TOOL_LIMIT.max}, default ${SINCE_TOOL_LIMIT.default}); the newest come first. ${CAP}`),
-  cursor: SearchQuerySchema.shape.cursor.describe('Opaque next_cursor from the previous answer for the same date (limit may change). Refused once the data changes: start again without it.'),
+  cursor: SearchQuerySchema.shape.cursor.describe(`Opaque next_cursor from the previous answer for the same date (limit may change). ${TOOL_CURSOR_REFUSED}`),
   short_texts: ShortTexts,
 });
 
