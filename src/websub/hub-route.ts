@@ -80,7 +80,7 @@ export async function handleHubRequest(req: HubRequestIn, ctx: { baseUrl: string
     lease_seconds: clampLease(r['hub.lease_seconds'], ctx.hub.config),
     secret: r['hub.secret'] ?? null,
   });
-  return { status: 202, text: `Accepted: a ${mode} verification request will be sent to the callback` };
+  return { status: 202, text: `Accepted: ${mode === 'unsubscribe' ? 'an' : 'a'} ${mode} verification request will be sent to the callback` };
 }
 
 /**
