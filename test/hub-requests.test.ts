@@ -112,7 +112,7 @@ describe('hub: caps per client, in all, and on unsubscribe', () => {
       assert.equal(cb.gets(stranger).length, 0);
       const leaving = await hubPost(svc.url, form(svc, cb.url(mine), { 'hub.mode': 'unsubscribe' }));
       assert.equal(leaving.status, 202);
-      assert.equal(leaving.text, 'Accepted: an unsubscribe verification request will be sent to the callback');
+      assert.equal(leaving.text, 'Accepted: an unsubscribe verification request will be sent to the callback\n');
       assert.ok(await active(svc, 0));
     } finally {
       await svc.close();
