@@ -72,7 +72,7 @@ export const embedPageOperation: Operation = {
   tag: 'Widget',
   summary: 'The review widget as a page to frame (HTML)',
   description:
-    "The review widget alone in an HTML page, for site builders that take an iframe but strip scripts. Its query parameters are the attributes of `<reviewcast-reviews>`, validated by the same schema. The page may be framed by the origins in EMBED_FRAME_ANCESTORS (CSP frame-ancestors; default any); every other page refuses framing. It posts `{ \"type\": \"reviewcast:resize\", \"height\": <px> }` to its parent whenever its height changes. An invalid option is a 400 page naming each problem.",
+    "The review widget alone in an HTML page, for site builders that take an iframe but strip scripts. Its query parameters are the attributes of `<reviewcast-reviews>`, validated by the same schema; a flag given bare (`&with-text`) is true, as a bare attribute is. The page may be framed by the origins in EMBED_FRAME_ANCESTORS (CSP frame-ancestors; default any); every other page refuses framing. It posts `{ \"type\": \"reviewcast:resize\", \"height\": <px> }` to its parent whenever its height changes. An invalid option is a 400 page naming each problem.",
   query: WidgetOptionsSchema,
   conditional: true,
   responses: {

@@ -239,7 +239,7 @@ export const operations: Operation[] = [
     tag: 'Widget',
     summary: 'What the review widget shows',
     description:
-      'The data behind `<reviewcast-reviews>` and /embed, with the widget\'s own parameter names. `rating` holds the true figures of every review in scope (all, or one source, technician or service); min-rating and with-text only narrow `reviews` (carousel and list) and `matched`. For the list\'s next page pass `next_cursor` as `cursor` with the same other parameters; after the data changes an old cursor gets 400 with issue code `invalid_cursor`. Poll it with If-None-Match, no more often than Cache-Control max-age allows (the widget\'s `live` attribute does).',
+      'The data behind `<reviewcast-reviews>` and /embed, with the widget\'s own parameter names (a flag given bare, `&with-text`, is true). `rating` holds the true figures of every review in scope (all, or one source, technician or service); min-rating and with-text only narrow `reviews` (carousel and list) and `matched`. For the list\'s next page pass `next_cursor` as `cursor` with the same other parameters; after the data changes an old cursor gets 400 with issue code `invalid_cursor`. Poll it with If-None-Match, no more often than Cache-Control max-age allows (the widget\'s `live` attribute does).',
     conditional: true,
     responses: { '200': { description: 'The widget data', schema: WidgetDataSchema }, '400': validationError },
     ...validated({ query: WidgetDataQuerySchema }, ({ query }, snap, baseUrl) => snap.memo(`embed:${JSON.stringify(query)}`, () => snap.answer(widgetData(snap, query, baseUrl)))),
