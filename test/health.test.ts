@@ -4,6 +4,8 @@ import { copyFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import pg from 'pg';
 import { BUSINESS, REVIEWS } from './fixtures/data.js';
+import { BUILD_DIGEST } from '../src/snapshot/build-digest.js';
+import { VERSION } from '../src/version.js';
 import { eventually, recordingLogger, startTestService, TEST_STORE } from './helpers.js';
 
 /** Takes the database away under a running server: the SQLite file overwritten, the PostgreSQL database dropped. */
@@ -31,7 +33,11 @@ describe('/healthz', () => {
     try {
       const ok = await fetch(`${svc.url}/healthz`);
       assert.equal(ok.status, 200);
-      assert.equal(((await ok.json()) as { status: string }).status, 'ok');
+      // What it runs too, so a rollout can be checked replica by replica: the release and the build.
+      const healthy = (await ok.json()) as { status: string; version: string; build: string };
+      assert.deepEqual([healthy.status, healthy.version, healthy.build], ['ok', VERSION, BUILD_DIGEST]);
+      const metrics = await (await fetch(`${svc.url}/metrics`)).text();
+      assert.ok(metrics.includes(`reviewcast_build_info{version="${VERSION}",build="${BUILD_DIGEST}"} 1\n`), metrics.split('\n').filter((l) => l.includes('build')).join('\n'));
       await breakDatabase(svc.database);
       const res = await fetch(`${svc.url}/healthz`);
       assert.equal(res.status, 503);

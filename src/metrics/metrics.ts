@@ -48,10 +48,21 @@ export class Metrics implements HubMetrics {
   });
   readonly revision = new Gauge({ name: 'reviewcast_data_revision', help: 'Revision of the data being served', registers: [this.registry] });
   readonly reviews = new Gauge({ name: 'reviewcast_reviews', help: 'Reviews being served', registers: [this.registry] });
+  private readonly build = new Gauge({
+    name: 'reviewcast_build_info',
+    help: 'Always 1: the release (version) and the build (a digest of the code that makes what is served) this process runs, so a rollout can be checked replica by replica',
+    labelNames: ['version', 'build'],
+    registers: [this.registry],
+  });
 
   constructor() {
     collectDefaultMetrics({ register: this.registry, prefix: 'reviewcast_' });
     for (const m of this.requests.metrics()) this.registry.registerMetric(m);
+  }
+
+  describeBuild(version: string, build: string): void {
+    this.build.reset();
+    this.build.set({ version, build }, 1);
   }
 
   request(route: string, method: string, status: number, seconds: number): void {
