@@ -31,7 +31,7 @@ export function parseDatabaseUrl(value: string | undefined): StoreLocation {
     path = raw.replace(/^sqlite:(\/\/)?/i, '');
     if (path === '') throw new ConfigError('DATABASE_URL', 'sqlite: URL has no file path');
   } else if (/^[a-z][a-z0-9+.-]*:\/\//i.test(raw)) {
-    throw new ConfigError('DATABASE_URL', `unsupported scheme in "${raw}"; use a file path or a sqlite: URL`);
+    throw new ConfigError('DATABASE_URL', `unsupported scheme in "${raw}"; use a file path, a sqlite: URL or a postgres:// (or postgresql://) URL`);
   }
   return { kind: 'sqlite', path: path === ':memory:' ? path : resolve(path) };
 }

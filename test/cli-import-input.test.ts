@@ -34,6 +34,16 @@ async function contents(db: string) {
   }
 }
 
+/** The reviews a database holds, by author: their id, text and reply text. */
+async function byAuthor(db: string) {
+  const store = await openTestStore(db);
+  try {
+    return new Map((await store.load()).reviews.map((r) => [r.author, { id: r.id, text: r.text, reply: r.owner_reply?.text ?? null }]));
+  } finally {
+    await store.close();
+  }
+}
+
 /** A database holding the four reviews of FOUR, a folder for files, and what the database holds. */
 async function seeded() {
   const dir = tempDir();
@@ -264,8 +274,11 @@ describe('reviewcast import: the CSV header', () => {
     assert.equal(later.res.stderr, said);
     const two = await importing(dir, 'two.csv', 'author,rating,text\nA,5,fine\n', [], env);
     assert.match(two.res.stderr, /^reviewcast import: CSV header has no "date" and "source" columns, which every review needs/);
-    const cased = await importing(dir, 'cased.csv', 'Author,rating,date,Source\nA,5,2026-01-01,google\n', [], env);
-    assert.match(cased.res.stderr, /^reviewcast import: CSV header has unknown column\(s\): Author \(author\?\), Source \(source\?\); known: /);
+    // Column names match in any case; one spelt with spaces is named with the column it may mean.
+    const spaced = await importing(dir, 'spaced.csv', 'Author,rating,date,Source,Owner Reply Text\nA,5,2026-01-01,google,Thanks\n', [], env);
+    assert.match(spaced.res.stderr, /^reviewcast import: CSV header has unknown column\(s\): Owner Reply Text \(owner_reply_text\?\); known: /);
+    const twice = await importing(dir, 'twice.csv', 'author,rating,date,source,Author\nA,5,2026-01-01,google,B\n', [], env);
+    assert.equal(twice.res.stderr, 'reviewcast import: CSV header names column(s) more than once: author\n');
     assert.deepEqual(await contents(db), before);
   });
 });
@@ -310,6 +323,146 @@ describe('reviewcast import: CSV that does not parse', () => {
     const unknown = await importing(dir, 'stars.csv', 'author;stars\nA;5\n', [], env);
     assert.equal(unknown.res.code, 1);
     assert.match(unknown.res.stderr, /^reviewcast import: CSV header has unknown column\(s\): stars; known: /);
+  });
+});
+
+describe('reviewcast import: CSV as spreadsheets write it', () => {
+  it('column names match in any case and with spaces around them, silently; errors name them as the file spells them', async () => {
+    const { dir, env } = await seeded();
+    for (const [name, content] of [
+      ['capitals.csv', 'Author,Rating,Date,Text,Source,Owner_Reply_Text,OWNER_REPLY_DATE\nEve,5,2026-03-01,Great,google,Thanks,2026-03-02\n'],
+      ['spaced.csv', 'author, rating, date, text, source \nEve,5,2026-03-01,Great,google\n'],
+      ['spaced-semicolons.csv', 'Author; Rating; Date; Text; Source\nEve;5;2026-03-01;Great;google\n'],
+    ] as const) {
+      const { res } = await importing(dir, name, content, ['--dry-run'], env);
+      assert.equal(res.code, 0, `${name}: ${res.stderr}`);
+      assert.equal(res.stderr, '', name);
+      assert.equal(res.stdout, 'dry run, nothing written: would be 1 added, 0 updated, 0 removed, 0 unchanged\n', name);
+    }
+    const bad = await importing(dir, 'bad.csv', 'Author, Rating ,Date,Source,OWNER_REPLY_DATE\nEve,five,2026-03-01,google,tomorrow\n', ['--dry-run'], env);
+    assert.equal(bad.res.code, 1);
+    assert.match(bad.res.stderr, /^ {2}record 1 \(CSV line 2\), field Rating: must be a whole number from 1 to 5; given "five"$/m);
+    assert.match(bad.res.stderr, /^ {2}record 1 \(CSV line 2\), field OWNER_REPLY_DATE: must be a date written YYYY-MM-DD, e\.g\. 2026-03-14 \(the reply's date, needed with owner_reply_text\); given "tomorrow"$/m);
+    // A column the file leaves out is named as the docs name it.
+    assert.match(bad.res.stderr, /^ {2}record 1 \(CSV line 2\), field owner_reply_text: required, but missing$/m);
+    const missing = await importing(dir, 'missing.csv', 'Author, Rating, Date\nEve,5,2026-03-01\n', ['--dry-run'], env);
+    assert.equal(missing.res.stderr, 'reviewcast import: CSV header has no "source" column, which every review needs; nothing was imported (required: author, rating, date, source; found: Author, Rating, Date)\n');
+  });
+
+  it('empty header cells over empty cells (Excel\'s trailing columns) are left out; one over a value is refused, naming its column', async () => {
+    const { dir, db, env, before } = await seeded();
+    for (const [name, content] of [
+      ['trailing.csv', 'author,rating,date,text,source,,\r\nEve,5,2026-03-01,Great,google,,\r\nFay,4,2026-03-02,"Fine, ok",yelp,,\r\n'],
+      ['trailing-semicolons.csv', 'author;rating;date;text;source;;\r\nEve;5;2026-03-01;Great;google;;\r\nFay;4;2026-03-02;Fine, ok;yelp; ;\r\n'],
+      ['between.csv', 'author,,rating,date,text,source\nEve,,5,2026-03-01,Great,google\nFay,,4,2026-03-02,"Fine, ok",yelp\n'],
+    ] as const) {
+      const { res } = await importing(dir, name, content, ['--dry-run'], env);
+      assert.equal(res.code, 0, `${name}: ${res.stderr}`);
+      assert.equal(res.stdout, 'dry run, nothing written: would be 2 added, 0 updated, 0 removed, 0 unchanged\n', name);
+    }
+    const { res } = await importing(dir, 'value.csv', 'author,rating,date,text,source,,\nEve,5,2026-03-01,Great,google,,\nFay,4,2026-03-02,Fine,yelp,,extra note\n', [], env);
+    assert.equal(res.code, 1);
+    assert.equal(
+      res.stderr,
+      'reviewcast import: CSV column 7 has no name in the header row, but record 2 (CSV line 3) has "extra note" in it; name the column in the header row (known: id, author, author_avatar_url, rating, date, text, source, source_url, owner_reply_text, owner_reply_date, verified, source_id) or empty its cells (a column with no name is left out only when all its cells are empty)\n',
+    );
+    assert.deepEqual(await contents(db), before);
+  });
+
+  it('a first line "sep=," or "sep=;" (Excel writes and reads it) names the separator and is skipped; lines count from it', async () => {
+    const { dir, db, env } = await seeded();
+    const semicolons = '\ufeffsep=;\r\nauthor;rating;date;text;source\r\nEve;5;2026-03-01;Good, fast;google\r\n';
+    const commas = 'sep=,\nauthor,rating,date,text,source\nFay,4,2026-03-02,so-so; slow,yelp\n';
+    // UTF-16 "Unicode text" with a sep line for its tabs.
+    const tabs = Buffer.from('\ufeffsep=\t\r\nauthor\trating\tdate\tsource\r\nGus\t3\t2026-03-03\tgoogle\r\n', 'utf16le');
+    for (const [name, content] of [['semi.csv', semicolons], ['commas.csv', commas], ['tabs.csv', tabs]] as const) {
+      const { res } = await importing(dir, name, content, [], env);
+      assert.equal(res.code, 0, `${name}: ${res.stderr}`);
+    }
+    const got = await byAuthor(db);
+    assert.deepEqual([got.get('Eve')?.text, got.get('Fay')?.text, got.has('Gus')], ['Good, fast', 'so-so; slow', true]);
+    const bad = await importing(dir, 'bad.csv', 'sep=;\nauthor;rating;date;source\nHal;5;2026-03-04;google\nIda;five;2026-03-05;google\n', [], env);
+    assert.equal(bad.res.code, 1);
+    assert.match(bad.res.stderr, /^ {2}record 2 \(CSV line 4\), field rating: must be a whole number from 1 to 5; given "five"$/m);
+    const other = await importing(dir, 'pipes.csv', 'sep=|\nauthor|rating|date|source\nHal|5|2026-03-04|google\n', [], env);
+    assert.equal(other.res.code, 1);
+    assert.equal(other.res.stderr, 'reviewcast import: the CSV file\'s first line "sep=|" names "|" as the separator; cells may be separated only by commas, semicolons or tabs: save the file with one of those\n');
+  });
+});
+
+describe('reviewcast import: line breaks inside texts', () => {
+  it('are line feeds from any file, so a review from a Windows CSV, the same file saved with LF or CR endings and JSON is one review', async () => {
+    const { dir, db, env } = await seeded();
+    const windows = 'author,rating,date,text,source,owner_reply_text,owner_reply_date\r\nEve,5,2026-03-01,"Came on time.\r\nFixed it.",google,"Thanks!\r\nSee you",2026-03-02\r\n';
+    const first = await importing(dir, 'windows.csv', windows, [], env);
+    assert.equal(first.res.code, 0, first.res.stderr);
+    const eve = (await byAuthor(db)).get('Eve')!;
+    const same = 'dry run, nothing written: would be 0 added, 0 updated, 0 removed, 1 unchanged\n';
+    const withId = `id,${windows.replace('\r\nEve,', `\r\n${eve.id},Eve,`)}`;
+    for (const [name, content] of [
+      // Without an id column the id derives from the text: not a second review.
+      ['unix.csv', windows.replaceAll('\r\n', '\n')],
+      // With one, not an update.
+      ['unix-id.csv', withId.replaceAll('\r\n', '\n')],
+      ['mac.csv', windows.replaceAll('\r\n', '\r')],
+      ['windows.json', JSON.stringify([{ author: 'Eve', rating: 5, date: '2026-03-01', text: 'Came on time.\r\nFixed it.', source: 'google', owner_reply: { text: 'Thanks!\r\nSee you', date: '2026-03-02' } }])],
+    ] as const) {
+      const { res } = await importing(dir, name, content, ['--dry-run'], env);
+      assert.equal(res.code, 0, `${name}: ${res.stderr}`);
+      assert.equal(res.stdout, same, name);
+    }
+    assert.deepEqual([eve.text, eve.reply], ['Came on time.\nFixed it.', 'Thanks!\nSee you']);
+    // Google's texts too, whose translated comments keep the original after "(Original)".
+    const google = { reviews: [{ reviewId: 'g-1', reviewer: { displayName: 'Fay' }, starRating: 'FOUR', createTime: '2026-03-03T10:00:00Z', comment: 'Quick.\r\n\r\n(Original)\r\nRapide.\r\nBien.', reviewReply: { comment: 'Merci\r\nFay', updateTime: '2026-03-04T10:00:00Z' } }] };
+    const gbp = await importing(dir, 'google.json', JSON.stringify(google), [], env);
+    assert.equal(gbp.res.code, 0, gbp.res.stderr);
+    const fay = (await byAuthor(db)).get('Fay')!;
+    assert.deepEqual([fay.text, fay.reply], ['Rapide.\nBien.', 'Merci\nFay']);
+  });
+});
+
+describe('reviewcast import: delimited text taken for JSON', () => {
+  // Excel's "Unicode text": UTF-16 with its byte order mark, tab-separated, named .txt.
+  const unicodeText = Buffer.from('\ufeffAuthor\tRating\tDate\tText\tSource\r\nEve\t5\t2026-03-01\tGreat\tgoogle\r\n', 'utf16le');
+  // V8's message quotes the text it stopped at, line breaks and all.
+  const hint = (kind: string) => new RegExp(`^reviewcast import: not valid JSON: .+; this looks like ${kind} \\(its first line names columns\\), not JSON: add --format csv\\n$`, 's');
+
+  it('is refused with what it looks like and the option that reads it; with that option it imports', async () => {
+    const { dir, db, env, before } = await seeded();
+    const { file, res } = await importing(dir, 'reviews.txt', unicodeText, ['--dry-run'], env);
+    assert.equal(res.code, 1);
+    assert.match(res.stderr, hint('tab-separated text'));
+    const comma = await importing(dir, 'reviews.json', 'sep=,\nauthor,rating,date,source\nEve,5,2026-03-01,google\n', [], env);
+    assert.match(comma.res.stderr, hint('CSV'));
+    assert.deepEqual(await contents(db), before);
+    const csv = await runCli(['import', file, '--format', 'csv'], env);
+    assert.equal(csv.code, 0, csv.stderr);
+    assert.match(csv.stdout, /^imported 1 record: 1 added/);
+  });
+
+  it('says so for a file streamed past the whole-text limit too; JSON that is only broken, or --format json given, gets no such hint', async () => {
+    const { dir, env } = await seeded();
+    const file = join(dir, 'big.txt');
+    writeFileSync(file, unicodeText);
+    const store = await openTestStore(await freshDatabase());
+    try {
+      await assert.rejects(runImport(store, { file: await openImportFile(file), format: undefined, wholeTextBytes: 1, replace: false, dryRun: true, progress: false }), (err: Error) => {
+        assert.ok(err instanceof ImportFileError, err.stack);
+        assert.match(err.message, /^not valid JSON: .+ \(within the first \d+ bytes\); this looks like tab-separated text/);
+        return true;
+      });
+    } finally {
+      await store.close();
+    }
+    const asked = await runCli(['import', file, '--format', 'json'], env);
+    assert.equal(asked.code, 1);
+    assert.match(asked.stderr, /^reviewcast import: not valid JSON: [^;]+$/);
+    const broken = await importing(dir, 'broken.json', '{"reviews": [{"author": "Eve", "rating": 5,', [], env);
+    assert.equal(broken.res.code, 1);
+    assert.doesNotMatch(broken.res.stderr, /looks like/);
+    // One known name is no header: a note that mentions a date, say.
+    const note = await importing(dir, 'note.txt', 'date, and more\n', [], env);
+    assert.doesNotMatch(note.res.stderr, /looks like/);
   });
 });
 

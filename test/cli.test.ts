@@ -856,7 +856,8 @@ describe('configuration', () => {
     [{ BASE_URL: 'not a url' }, /BASE_URL: not a URL/],
     [{ BASE_URL: 'ftp://x.example' }, /BASE_URL: must be an http or https URL/],
     [{ LOG_LEVEL: 'loud' }, /LOG_LEVEL: must be one of/],
-    [{ DATABASE_URL: 'mysql://db/x' }, /DATABASE_URL: unsupported scheme/],
+    // Every kind of value it takes is named, PostgreSQL's URLs too.
+    [{ DATABASE_URL: 'mysql://db/x' }, /DATABASE_URL: unsupported scheme in "mysql:\/\/db\/x"; use a file path, a sqlite: URL or a postgres:\/\/ \(or postgresql:\/\/\) URL\n/],
   ];
   for (const [env, message] of cases) {
     it(`serve refuses ${JSON.stringify(env)} with one line and exit code 2`, async () => {

@@ -13,9 +13,9 @@ import { sortNewestFirst } from '../core/reviews.js';
 import { installationFeedTag } from '../snapshot/live-data.js';
 import { analyseAndKeep, DOCUMENT_STEPS, INSIGHTS_KEPT, Snapshot } from '../snapshot/snapshot.js';
 import type { Store, StoredData } from '../store/store.js';
-import { csvSeparator, parseCsvImport } from './formats/csv.js';
+import { csvLayout, delimitedKind, parseCsvImport } from './formats/csv.js';
 import { parseGbpImport } from './formats/gbp.js';
-import { parseJsonImport, streamJsonImport } from './formats/json.js';
+import { NotJsonError, parseJsonImport, streamJsonImport } from './formats/json.js';
 import { headText, isBlank, isBlankText, TextReader, wholeText } from './formats/text.js';
 import { ImportFileError, type ParsedImport } from './formats/types.js';
 
@@ -123,7 +123,7 @@ const streamOf = (file: ImportFile): Readable => Readable.from(checkedText(file.
 /** Each format's reader; `wholeTextBytes` is WHOLE_TEXT_BYTES but in tests. */
 const READERS: Record<ImportFormat, (file: ImportFile, wholeTextBytes: number) => Promise<ParsedImport>> = {
   json: async (file, limit) => (file.size <= limit ? parseJsonImport(await textOf(file)) : streamJsonImport(streamOf(file))),
-  csv: (file) => parseCsvImport(streamOf(file), csvSeparator(file.head)),
+  csv: async (file) => parseCsvImport(streamOf(file), csvLayout(file.head)),
   gbp: async (file, limit) => {
     // A reviews.list response is a page of at most 50 reviews: a file this large is not one.
     if (file.size > limit) throw new ImportFileError(`a Google Business Profile file is read whole, and this one (${file.size.toLocaleString('en')} bytes) is larger than ${limit.toLocaleString('en')} bytes; split it into smaller files (a reviews.list page holds at most 50 reviews) or convert it to our JSON or CSV (docs/import.md)`);
@@ -134,7 +134,7 @@ const READERS: Record<ImportFormat, (file: ImportFile, wholeTextBytes: number) =
 /** A Google Business Profile `reviews.list` response names its fields so; our JSON never does. */
 const GBP_FIELDS = /"(?:reviewId|starRating)"\s*:/;
 
-/** Extensions of delimited text: the CSV reader takes commas, semicolons or tabs by the header row. */
+/** Extensions of delimited text: the CSV reader takes commas, semicolons or tabs by the header row (or a sep= line). */
 const DELIMITED = new Set(['.csv', '.tsv', '.tab']);
 
 /** The format of a file given without --format: CSV by its extension, else GBP when its JSON reads like a Google export, else our JSON. */
@@ -176,7 +176,11 @@ function progressBar(enabled: boolean, label: string, total: number, firstStep?:
 
 /** Reads, validates (all or nothing) and merges one file; returns the summary line and, when the seeded demo is involved, what to say about it. */
 export async function runImport(store: Store, opts: ImportOptions): Promise<{ summary: string; notice: string | undefined; changed: boolean }> {
-  const parsed = await READERS[opts.format ?? guessFormat(opts.file)](opts.file, opts.wholeTextBytes ?? WHOLE_TEXT_BYTES).catch((err: unknown) => {
+  const format = opts.format ?? guessFormat(opts.file);
+  const parsed = await READERS[format](opts.file, opts.wholeTextBytes ?? WHOLE_TEXT_BYTES).catch((err: unknown) => {
+    // Delimited text is told by its name alone, and Excel's "Unicode text" is a .txt: taken for JSON, it is said to look like what it is.
+    const kind = opts.format === undefined && err instanceof NotJsonError ? delimitedKind(opts.file.head) : undefined;
+    if (kind !== undefined) throw new ImportFileError(`${(err as Error).message}; this looks like ${kind} (its first line names columns), not JSON: add --format csv`);
     throw accessError(opts.file.path, err);
   });
   const business = parsed.business === undefined || parsed.business === null ? undefined : validateBusiness(parsed.business);

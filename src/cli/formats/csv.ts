@@ -2,9 +2,9 @@
 import type { Readable } from 'node:stream';
 import { CsvError, parse } from 'csv-parse';
 import type { z } from 'zod';
-import { DATE_RULE, type FieldSpellings } from '../../core/import-plan.js';
+import { DATE_RULE, type FieldSpelling, type FieldSpellings } from '../../core/import-plan.js';
 import { ReviewInputSchema } from '../../core/schema/review.js';
-import { ImportFileError, type ParsedImport } from './types.js';
+import { ImportFileError, lineBreaksAsLf, type ParsedImport } from './types.js';
 
 /** The columns a CSV file may have, in the order the docs list them; the owner reply is two columns. */
 export const CSV_COLUMNS = [
@@ -32,17 +32,57 @@ export const CSV_SPELLINGS: FieldSpellings = {
 const SEPARATORS = { ',': 'comma', ';': 'semicolon', '\t': 'tab' } as const;
 export type CsvSeparator = keyof typeof SEPARATORS;
 
-const isColumn = (name: string) => (CSV_COLUMNS as readonly string[]).includes(name);
+/** How a file's cells are laid out: the separator, and whether a first line such as `sep=;` (Excel writes and reads one) named it. */
+export interface CsvLayout {
+  separator: CsvSeparator;
+  sepLine: boolean;
+}
+
+const isColumn = (name: string): name is Column => (CSV_COLUMNS as readonly string[]).includes(name);
+
+/** The column a header cell names: in any case, spaces around it aside (spreadsheet exports capitalise names, people type spaces after commas). */
+function columnOf(cell: string): Column | undefined {
+  const name = cell.trim().toLowerCase();
+  return isColumn(name) ? name : undefined;
+}
+
+/** Excel's line naming the separator, first in the file (after a byte order mark). */
+const SEP_LINE = /^\ufeff?sep=([^\r\n]*)(?:\r\n|\n|\r|$)/i;
+
+/** The first line of a text, a byte order mark and blank lines before it aside. */
+const firstLine = (text: string) => /^[\ufeff\r\n]*([^\r\n]*)/.exec(text)![1]!;
+
+/** How many of a line's cells, split at `separator`, name known columns (double quotes around a name aside). */
+const knownCells = (line: string, separator: string) => line.split(separator).filter((c) => columnOf(c.trim().replace(/^"(.*)"$/, '$1')) !== undefined).length;
+
+/** The separator that splits a header line into the most known column names, commas on a tie. */
+const likeliest = (line: string) => (Object.keys(SEPARATORS) as CsvSeparator[]).reduce((best, s) => (knownCells(line, s) > knownCells(line, best) ? s : best));
 
 /**
- * The separator of a file, told by its header row (the first line of `head`, the file's first
- * bytes as text): the one that splits it into the most known column names, commas on a tie.
- * One separator for the whole file, so a semicolon in a comma-separated text stays text.
+ * The layout of a file, told by its first bytes as text (`head`): a `sep=` first line names
+ * the separator; without one, the header row tells it (likeliest). One separator for the whole
+ * file, so a semicolon in a comma-separated text stays text.
  */
-export function csvSeparator(head: string): CsvSeparator {
-  const header = /^[\ufeff\r\n]*([^\r\n]*)/.exec(head)![1]!;
-  const known = (separator: string) => header.split(separator).filter((c) => isColumn(c.replace(/^"(.*)"$/, '$1'))).length;
-  return (Object.keys(SEPARATORS) as CsvSeparator[]).reduce((best, s) => (known(s) > known(best) ? s : best));
+export function csvLayout(head: string): CsvLayout {
+  const sep = SEP_LINE.exec(head);
+  if (!sep) return { separator: likeliest(firstLine(head)), sepLine: false };
+  const named = sep[1]!;
+  if (!Object.hasOwn(SEPARATORS, named)) {
+    throw new ImportFileError(`the CSV file's first line "sep=${named}" names ${JSON.stringify(named)} as the separator; cells may be separated only by commas, semicolons or tabs: save the file with one of those`);
+  }
+  return { separator: named as CsvSeparator, sepLine: true };
+}
+
+/**
+ * What a text looks like when its first line (after a `sep=` line) names at least two known
+ * columns with one separator between them, as a delimited file's header row does: "CSV" or
+ * "tab-separated text". Undefined for any other text: a JSON file's first line never splits so.
+ */
+export function delimitedKind(head: string): string | undefined {
+  const line = firstLine(head.replace(SEP_LINE, ''));
+  const separator = likeliest(line);
+  if (knownCells(line, separator) < 2) return undefined;
+  return separator === '\t' ? 'tab-separated text' : 'CSV';
 }
 
 /** Line breaks as a reader counts lines: \r\n, \n or a lone \r. */
@@ -51,22 +91,25 @@ const LEADING_BLANK_LINES = /^(?:\r\n|\n|\r)+/;
 const breaks = (text: string) => text.match(LINE_BREAK)?.length ?? 0;
 
 /**
- * A header row of review field names (owner reply as owner_reply_text and owner_reply_date).
+ * A header row of review field names (owner reply as owner_reply_text and owner_reply_date),
+ * after a `sep=` line if the layout has one.
  * Empty cells mean "not given"; values are converted only where the conversion is certain, so
  * anything odd reaches validation as written and is reported with its record number and line.
  * Read as a stream, a record at a time: a file may be larger than one string can hold.
  */
-export async function parseCsvImport(input: Readable, separator: CsvSeparator = ','): Promise<ParsedImport> {
+export async function parseCsvImport(input: Readable, { separator, sepLine }: CsvLayout = { separator: ',', sepLine: false }): Promise<ParsedImport> {
   const records: ParsedImport['records'] = [];
-  let header: string[] | undefined;
+  let header: Header | undefined;
   let count = 0;
   // A quoted cell may hold line breaks, so a row's lines are counted from the raw text. Rows are
   // made as the parser goes (on_record), ahead of the rows taken: an error in the parser then
-  // knows the line it is at, and one in the header comes before any row's.
-  let line = 1;
+  // knows the line it is at, and one in the header comes before any row's. The parser skips a
+  // sep= line (from_line) without a record for it.
+  let line = sepLine ? 2 : 1;
   const rows = parse({
     bom: true,
     delimiter: separator,
+    from_line: line,
     skip_empty_lines: true,
     trim: false,
     raw: true,
@@ -88,14 +131,14 @@ export async function parseCsvImport(input: Readable, separator: CsvSeparator = 
   try {
     for await (const record of input.pipe(rows) as AsyncIterable<ParsedImport['records'][number]>) records.push(record);
   } catch (err) {
-    if (err instanceof CsvError) throw notCsv(err, { line, columns: header?.length ?? 0, separator });
+    if (err instanceof CsvError) throw notCsv(err, { line, columns: header?.columns.length ?? 0, separator });
     throw err;
   } finally {
     input.destroy();
   }
   // Only a file of blank lines has no header row: openImportFile refuses those as empty before.
   if (!header) throw new ImportFileError(`CSV file has no header row: its first line must name the columns, e.g. ${REQUIRED_CSV_COLUMNS.join(',')}`);
-  return { spellings: CSV_SPELLINGS, records };
+  return { spellings: header.spellings, records };
 }
 
 /**
@@ -127,43 +170,74 @@ function notCsv(err: CsvError, { line, columns, separator }: { line: number; col
   }
 }
 
-/** The known column a header cell means when it differs only in case, spaces or hyphens ("Owner Reply Text"). */
+/** The known column a header cell may mean where it differs in spaces or hyphens ("Owner Reply Text"). */
 const meant = (cell: string) => {
   const name = cell.trim().toLowerCase().replace(/[\s-]+/g, '_');
   return isColumn(name) ? name : undefined;
 };
 
-/** A header cell as a message quotes it: cut short (a first line that is not a header may be long), with the column it may mean. */
+/** A cell as a message quotes it: cut short (a first line that is not a header may be long). */
+const cut = (cell: string) => (cell.length > 40 ? `${cell.slice(0, 37)}...` : cell);
+
+/** A header cell as a message quotes it, with the column it may mean. */
 const shown = (cell: string) => {
   const near = meant(cell);
-  return `${cell.length > 40 ? `${cell.slice(0, 37)}...` : cell}${near ? ` (${near}?)` : ''}`;
+  return `${cut(cell)}${near ? ` (${near}?)` : ''}`;
 };
 
-/** The header row checked before any row is read: known column names, each once, the required ones all there. */
-function checkedHeader(header: string[]): string[] {
-  const unknown = header.filter((h) => !isColumn(h));
-  if (!header.some((h) => meant(h) !== undefined)) {
-    throw new ImportFileError(`CSV file has no header row: its first line (${header.map(shown).join(', ')}) names no known column; the first line must name the columns, e.g. ${REQUIRED_CSV_COLUMNS.join(',')} (known: ${CSV_COLUMNS.join(', ')})`);
-  }
-  if (unknown.length) throw new ImportFileError(`CSV header has unknown column(s): ${unknown.map(shown).join(', ')}; known: ${CSV_COLUMNS.join(', ')}`);
-  const twice = header.filter((h, i) => header.indexOf(h) !== i);
-  if (twice.length) throw new ImportFileError(`CSV header names column(s) more than once: ${[...new Set(twice)].join(', ')}`);
-  const missing = REQUIRED_CSV_COLUMNS.filter((c) => !header.includes(c));
-  if (missing.length) {
-    const names = missing.map((c) => `"${c}"`);
-    const list = names.length === 1 ? `${names[0]} column` : `${names.slice(0, -1).join(', ')} and ${names.at(-1)!} columns`;
-    throw new ImportFileError(`CSV header has no ${list}, which every review needs; nothing was imported (required: ${REQUIRED_CSV_COLUMNS.join(', ')}; found: ${header.join(', ')})`);
-  }
-  return header;
+/** The header row read: the column under each cell (undefined under an empty one, whose cells must all be empty too) and the file's spellings of the fields. */
+interface Header {
+  columns: (Column | undefined)[];
+  spellings: FieldSpellings;
 }
 
-function recordOf(header: string[], cells: string[], where: string): ParsedImport['records'][number] {
-  const record = Object.fromEntries(header.map((h, k) => [h, cells[k]])) as Partial<Record<Column, string>>;
+/** The review field a column fills where its name differs (owner_reply_text fills owner_reply.text). */
+const fieldOf = (column: Column) => Object.entries(CSV_SPELLINGS).find(([, s]) => s?.name === column)?.[0] ?? column;
+
+/**
+ * The header row checked before any row is read: known column names (any case, spaces around
+ * them aside), each once, the required ones all there. Empty cells are left out, as a
+ * spreadsheet leaves them after the last column. Errors name the fields as the file does.
+ */
+function checkedHeader(cells: string[]): Header {
+  const names = cells.map((c) => c.trim());
+  const columns = names.map(columnOf);
+  if (!names.some((h) => meant(h) !== undefined)) {
+    throw new ImportFileError(`CSV file has no header row: its first line (${names.map(shown).join(', ')}) names no known column; the first line must name the columns, e.g. ${REQUIRED_CSV_COLUMNS.join(',')} (known: ${CSV_COLUMNS.join(', ')})`);
+  }
+  const unknown = names.filter((h, i) => h !== '' && columns[i] === undefined);
+  if (unknown.length) throw new ImportFileError(`CSV header has unknown column(s): ${unknown.map(shown).join(', ')}; known: ${CSV_COLUMNS.join(', ')}`);
+  const named = columns.filter((c) => c !== undefined);
+  const twice = named.filter((c, i) => named.indexOf(c) !== i);
+  if (twice.length) throw new ImportFileError(`CSV header names column(s) more than once: ${[...new Set(twice)].join(', ')}`);
+  const missing = REQUIRED_CSV_COLUMNS.filter((c) => !named.includes(c));
+  if (missing.length) {
+    const list = missing.map((c) => `"${c}"`);
+    const what = list.length === 1 ? `${list[0]} column` : `${list.slice(0, -1).join(', ')} and ${list.at(-1)!} columns`;
+    throw new ImportFileError(`CSV header has no ${what}, which every review needs; nothing was imported (required: ${REQUIRED_CSV_COLUMNS.join(', ')}; found: ${names.filter((h) => h !== '').join(', ')})`);
+  }
+  const spellings: Record<string, FieldSpelling | undefined> = { ...CSV_SPELLINGS };
+  columns.forEach((c, i) => {
+    if (c !== undefined && names[i] !== c) spellings[fieldOf(c)] = { ...CSV_SPELLINGS[fieldOf(c)], name: names[i] };
+  });
+  return { columns, spellings };
+}
+
+function recordOf(header: Header, cells: string[], where: string): ParsedImport['records'][number] {
+  const record: Partial<Record<Column, string>> = {};
+  header.columns.forEach((c, k) => {
+    if (c !== undefined) record[c] = cells[k];
+    else if (cells[k]!.trim() !== '') {
+      throw new ImportFileError(
+        `CSV column ${k + 1} has no name in the header row, but ${where} has ${JSON.stringify(cut(cells[k]!))} in it; name the column in the header row (known: ${CSV_COLUMNS.join(', ')}) or empty its cells (a column with no name is left out only when all its cells are empty)`,
+      );
+    }
+  });
   const cell = (c: Column) => (record[c] === undefined || record[c] === '' ? undefined : record[c]);
   const value: Record<string, unknown> = {};
   for (const c of ['id', 'author', 'author_avatar_url', 'date', 'text', 'source', 'source_url', 'source_id'] as const) {
     const v = cell(c);
-    if (v !== undefined) value[c] = v;
+    if (v !== undefined) value[c] = c === 'text' ? lineBreaksAsLf(v) : v;
   }
   const rating = cell('rating');
   if (rating !== undefined) value.rating = /^\s*\d+\s*$/.test(rating) ? Number(rating) : rating;
@@ -173,6 +247,6 @@ function recordOf(header: string[], cells: string[], where: string): ParsedImpor
   if (verified !== undefined) value.verified = TRUE.includes(word!) ? true : FALSE.includes(word!) ? false : verified;
   const replyText = cell('owner_reply_text');
   const replyDate = cell('owner_reply_date');
-  if (replyText !== undefined || replyDate !== undefined) value.owner_reply = { text: replyText, date: replyDate };
+  if (replyText !== undefined || replyDate !== undefined) value.owner_reply = { text: lineBreaksAsLf(replyText), date: replyDate };
   return { where, value };
 }

@@ -1,7 +1,7 @@
 /** Reads a Google Business Profile reviews export into raw records. */
 import type { FieldSpellings } from '../../core/import-plan.js';
 import { parseJsonImport } from './json.js';
-import { ImportFileError, type ParsedImport } from './types.js';
+import { ImportFileError, lineBreaksAsLf, type ParsedImport } from './types.js';
 
 const STARS: Record<string, number> = { ONE: 1, TWO: 2, THREE: 3, FOUR: 4, FIVE: 5 };
 
@@ -53,10 +53,10 @@ export function parseGbpImport(text: string): ParsedImport {
         author_avatar_url: g.reviewer?.profilePhotoUrl ?? null,
         rating: g.starRating !== undefined && g.starRating in STARS ? STARS[g.starRating] : g.starRating,
         date: day(g.createTime),
-        text: originalComment(g.comment) ?? null,
+        text: originalComment(lineBreaksAsLf(g.comment)) ?? null,
         source: 'google',
         source_url: null,
-        owner_reply: g.reviewReply?.comment ? { text: g.reviewReply.comment, date: day(g.reviewReply.updateTime) } : null,
+        owner_reply: g.reviewReply?.comment ? { text: lineBreaksAsLf(g.reviewReply.comment), date: day(g.reviewReply.updateTime) } : null,
         verified: true,
         // Google's review id is the stable key: our id derives from it (validateRecords), so the same review keeps its id when edited.
         source_id: g.reviewId ?? null,

@@ -2,7 +2,12 @@
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { streamValues } from 'stream-json/streamers/stream-values.js';
-import { ImportFileError, type ParsedImport } from './types.js';
+import { ImportFileError, lineBreaksAsLf, type ParsedImport } from './types.js';
+
+/** The file does not parse as JSON (as opposed to JSON of the wrong shape): the import may say what else it looks like. */
+export class NotJsonError extends ImportFileError {
+  override name = 'NotJsonError';
+}
 
 /** The /reviews.json document ({ business, aggregate_rating?, reviews }) or a bare array of reviews. */
 export function parseJsonImport(text: string): ParsedImport {
@@ -11,7 +16,7 @@ export function parseJsonImport(text: string): ParsedImport {
     // A byte order mark (Windows tools write one) is not JSON but says nothing against the file; the streamed path skips it too.
     doc = JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
   } catch (err) {
-    throw new ImportFileError(`not valid JSON: ${(err as Error).message}`);
+    throw new NotJsonError(`not valid JSON: ${(err as Error).message}`);
   }
   return shapeOf(doc);
 }
@@ -41,16 +46,26 @@ export async function streamJsonImport(input: Readable): Promise<ParsedImport> {
   } catch (err) {
     // A read error (the file went away) or bytes that are not text are the file's, not its JSON's.
     if (err instanceof ImportFileError || (err as NodeJS.ErrnoException).code !== undefined) throw err;
-    throw new ImportFileError(`not valid JSON: ${(err as Error).message} (within the first ${read.toLocaleString('en')} bytes)`);
+    throw new NotJsonError(`not valid JSON: ${(err as Error).message} (within the first ${read.toLocaleString('en')} bytes)`);
   }
   // The streaming parser reads a sequence of values; a file is one document.
-  if (docs.length !== 1) throw new ImportFileError(docs.length === 0 ? 'not valid JSON: the file holds no value' : 'not valid JSON: more than one value in the file');
+  if (docs.length !== 1) throw new NotJsonError(docs.length === 0 ? 'not valid JSON: the file holds no value' : 'not valid JSON: more than one value in the file');
   return shapeOf(docs[0]);
+}
+
+/** A review's texts (its own and its reply's) with their line breaks as \n, as a CSV file's are; anything else as given, for validation. */
+function withLfTexts(review: unknown): unknown {
+  if (review === null || typeof review !== 'object') return review;
+  const r = review as { text?: unknown; owner_reply?: unknown };
+  if (typeof r.text === 'string') r.text = lineBreaksAsLf(r.text);
+  const reply = r.owner_reply as { text?: unknown } | null | undefined;
+  if (reply !== null && typeof reply === 'object' && typeof reply.text === 'string') reply.text = lineBreaksAsLf(reply.text);
+  return review;
 }
 
 function shapeOf(doc: unknown): ParsedImport {
   // Counted from 1 like CSV records, with the 0-based JSON path beside it: "record 2 (reviews[1])".
-  const toRecords = (list: unknown[], path: string) => list.map((value, i) => ({ where: `record ${i + 1} (${path}[${i}])`, value }));
+  const toRecords = (list: unknown[], path: string) => list.map((value, i) => ({ where: `record ${i + 1} (${path}[${i}])`, value: withLfTexts(value) }));
   if (Array.isArray(doc)) return { records: toRecords(doc, '') };
   if (doc !== null && typeof doc === 'object' && Array.isArray((doc as { reviews?: unknown }).reviews)) {
     const { business, reviews } = doc as { business?: unknown; reviews: unknown[] };
