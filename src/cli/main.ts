@@ -27,7 +27,8 @@ Usage:
                                    service serves for it (env: DATABASE_URL; with BASE_URL, also the
                                    documents that name it). The file is UTF-8 (or UTF-16 with its
                                    byte order mark); CSV cells are separated by commas, semicolons or
-                                   tabs, as its header row shows. --replace makes the stored reviews
+                                   tabs, as its header row (or an Excel "sep=" first line) shows; .csv,
+                                   .tsv and .tab files are CSV. --replace makes the stored reviews
                                    exactly the file's; a file of no reviews is refused with it, as
                                    it would remove them all, unless --allow-empty is given too.
                                    --dry-run says what would change and writes nothing (refused
