@@ -8,6 +8,7 @@ import { chmodSync, writeFileSync, mkdirSync } from 'node:fs';
 import { createServer, type Server } from 'node:https';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import pg from 'pg';
 import { REVIEWS, BUSINESS } from './fixtures/data.js';
 import { eventually, freePort, freshDatabase, nginxMissing, postgresMissing, runCli, skipUnless, startServeProcess, tempDir, type ServeProcess } from './helpers.js';
 import { makeTestCa, type TestCa } from './websub-helpers.js';
@@ -242,6 +243,62 @@ describe('several replicas on one PostgreSQL behind nginx', () => {
     } finally {
       shortLived.kill('SIGQUIT');
     }
+  });
+
+  it('keep serving through nginx while the database refuses connections, /healthz saying 503 without taking a replica out', { skip }, async () => {
+    // Each replica serves its data from memory through an outage of the database; only its
+    // /healthz (and what needs the store) says 503. nginx must pass that 503 on, not count it
+    // against the replica: with max_fails=1, two probes would otherwise take every replica out
+    // and the whole site would answer 502. The same holds for the 503s of the hub and /mcp.
+    const name = new URL(database).pathname.slice(1);
+    const admin = new pg.Client({ connectionString: process.env.TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test' });
+    await admin.connect();
+    const healthz = () => Promise.all(replicas.map(async (r) => (await fetch(`${r.url}/healthz`)).status));
+    try {
+      await admin.query(`ALTER DATABASE ${name} WITH ALLOW_CONNECTIONS false`);
+      await admin.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1', [name]);
+      assert.ok(await eventually(async () => (await healthz()).every((s) => s === 503), 15_000, 200), `every replica's /healthz says 503: ${JSON.stringify(await healthz())}`);
+      for (let i = 0; i < 2; i++) {
+        const probe = await fetch(`${baseUrl}/healthz`);
+        await probe.arrayBuffer();
+        assert.equal(probe.status, 503, `probe ${i + 1} of /healthz through nginx is a replica's own answer`);
+      }
+      // Not from nginx's cache: Authorization bypasses it, so each request reaches a replica.
+      for (const path of ['/reviews.json', '/feed.xml', '/api/feed.json', '/insights.json', '/api/reviews/search?min_rating=4', '/api/reviews/since/2020-01-01']) {
+        for (let i = 0; i < 3; i++) {
+          const res = await fetch(`${baseUrl}${path}`, { headers: { authorization: 'Bearer -' } });
+          await res.arrayBuffer();
+          assert.equal(res.status, 200, `${path} through nginx during the outage (X-Cache-Status ${res.headers.get('x-cache-status')})`);
+        }
+      }
+      // What needs the store answers for itself: no hub or MCP request is turned into nginx's 502 either.
+      for (let i = 0; i < 2; i++) {
+        const hub = await fetch(`${baseUrl}/api/websub/hub`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+          // A callback no one answers: were the request taken, its verification would fail and leave nothing.
+          body: new URLSearchParams({ 'hub.callback': 'https://127.0.0.1:1/outage', 'hub.mode': 'subscribe', 'hub.topic': `${baseUrl}/reviews.json` }).toString(),
+        });
+        await hub.arrayBuffer();
+        assert.notEqual(hub.status, 502, `hub request ${i + 1} through nginx during the outage`);
+      }
+      for (let i = 0; i < 2; i++) {
+        const init = await fetch(`${baseUrl}/mcp`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+          body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } }),
+        });
+        await init.arrayBuffer();
+        assert.notEqual(init.status, 502, `MCP initialize ${i + 1} through nginx during the outage`);
+      }
+    } finally {
+      await admin.query(`ALTER DATABASE ${name} WITH ALLOW_CONNECTIONS true`);
+      await admin.end();
+    }
+    assert.ok(await eventually(async () => (await healthz()).every((s) => s === 200), 20_000, 200), `every replica is healthy again: ${JSON.stringify(await healthz())}`);
+    const healed = await fetch(`${baseUrl}/healthz`);
+    await healed.arrayBuffer();
+    assert.equal(healed.status, 200, 'through nginx too');
   });
 
   it('deliver each change exactly once to each subscriber', { skip }, async () => {
