@@ -257,7 +257,7 @@ describe('errors', () => {
     for (const file of ['api.md', 'operations.md', 'mcp.md', 'development.md']) {
       const md = readFileSync(`${ROOT}/docs/${file}`, 'utf8');
       // A path of the service in code quotes: `/x`, `/x/{param}`; files on the machine (/usr/bin/...) are not.
-      for (const [, path] of md.matchAll(/`(\/[^`\s]*)`/g)) if (!/^\/(usr|etc|tmp|var|dev)\//.test(path!)) paths.add(path!.split('?')[0]!);
+      for (const [, path] of md.matchAll(/`(\/[^`\s]*)`/g)) if (!/^\/(usr|etc|tmp|var|dev|opt)\//.test(path!)) paths.add(path!.split('?')[0]!);
     }
     assert.ok(paths.has('/.well-known/openapi.json') && paths.has('/metrics'), [...paths].join(' '));
     for (const path of paths) {

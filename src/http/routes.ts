@@ -349,7 +349,7 @@ export const operations: Operation[] = [
     ownCors: true,
     summary: 'Prometheus metrics',
     description:
-      'Prometheus text format: requests by route template, method and status (`reviewcast_http_requests_total`), latency histograms (`reviewcast_http_request_duration_seconds`), requests refused by the rate limit, hub deliveries and verifications by outcome, the data revision and review count, the body caches (`reviewcast_cache_bytes`, `reviewcast_cache_max_bytes`, `reviewcast_cache_entries` by cache), compressions pending, requests refused by the cost limit (`reviewcast_http_cost_limited_total`), reviews analysed for the insights (`reviewcast_insights_analysed_reviews_total`: none after a restart on a revision whose insights the store keeps), and process figures (memory, CPU, event-loop delay: `reviewcast_nodejs_eventloop_lag_p99_seconds` and the rest). Per process: scrape every replica.',
+      'Prometheus text format: requests by route template, method and status (`reviewcast_http_requests_total`), latency histograms (`reviewcast_http_request_duration_seconds`), requests refused by the rate limit, hub deliveries and verifications by outcome, the data revision and review count, the release and build this process runs (`reviewcast_build_info{version,build}`), the body caches (`reviewcast_cache_bytes`, `reviewcast_cache_max_bytes`, `reviewcast_cache_entries` by cache), compressions pending, requests refused by the cost limit (`reviewcast_http_cost_limited_total`), reviews analysed for the insights (`reviewcast_insights_analysed_reviews_total`: none after a restart on a revision whose insights the store keeps), and process figures (memory, CPU, event-loop delay: `reviewcast_nodejs_eventloop_lag_p99_seconds` and the rest). Per process: scrape every replica.',
     responses: { '200': { description: 'Metrics in the Prometheus text format 0.0.4', contentType: 'text/plain; version=0.0.4; charset=utf-8' } },
     handler: async (_req, reply, { metrics }) =>
       reply.header('content-type', metrics.registry.contentType).header('cache-control', 'no-store').send(await metrics.registry.metrics()),
@@ -362,7 +362,7 @@ export const operations: Operation[] = [
     ownCors: true,
     summary: 'Health and data revision',
     description:
-      'Answers 200 with the revision of the data it serves (`revision`, `reviews`, `updated_at`) and what it runs (`version`, the release; `build`, a digest of the code that makes what is served, the same on every replica of one build) while the service runs and its store answers a read; 503 with error code `store_unavailable` when the store can not (a corrupt, missing or unreachable database), so a load balancer takes the replica out.',
+      'Answers 200 with the revision of the data it serves (`revision`, `reviews`, `updated_at`) and what it runs (`version`, the release; `build`, a digest of the code that makes what is served, the same on every replica of one build) while the service runs and its store answers a read; 503 with error code `store_unavailable` when the store can not (a corrupt, missing or unreachable database); the replica goes on serving the data it holds from memory meanwhile, so monitor it rather than take the replica out on it (docs/replicas.md, Health checks).',
     responses: {
       '200': { description: 'Healthy', contentType: 'application/json' },
       '503': { description: 'The store can not answer a read (`store_unavailable`)', schema: ErrorBodySchema },

@@ -76,7 +76,7 @@ wait_for 'grep -q verified "$dir/callback.log" 2>/dev/null'
 printf '[{"author":"Hub test","rating":5,"date":"2026-11-23","text":"Delivered over HTTPS.","source":"test"}]' > "$dir/one.json"
 DATABASE_URL="$dir/hub.db" node bin/reviewcast.js import "$dir/one.json"
 wait_for 'grep -q delivery "$dir/callback.log" 2>/dev/null'
-kill $svc $cb; wait`;
+kill $svc $cb; wait; rm -rf "$dir"`;
 
 /**
  * The MCP Inspector smoke call shown here, in docs/mcp.md and in README.md. `-y` because npx
@@ -129,7 +129,7 @@ ${endpoints.map(([what, route, cmd]) => html`<h3>${what} <code>${route}</code></
 <p>Invalid parameters get <code>400</code> with <code>{ "error": "validation_error", "message", "issues": [{ "parameter", "code", "message" }] }</code>.</p>
 <h3 id="limits">Limits</h3>
 <p>Each client may send ${ctx.limits.rateLimitPerMinute.toLocaleString('en')} requests a minute over all endpoints; every answer says where it stands in <code>RateLimit: limit=…, remaining=…, reset=…</code> and <code>RateLimit-Policy</code>, and beyond it the answer is <code>429</code> with <code>Retry-After</code> (seconds). Request targets over ${URL_LIMIT_TEXT} get <code>414</code>, headers over ${kb(MAX_HEADER_BYTES)} <code>431</code>, bodies over ${kb(MCP_BODY_BYTES)} (<code>/mcp</code>) or ${kb(HUB_BODY_BYTES)} (the hub) <code>413</code>; each with the same error body (<code>error</code>, <code>message</code>). A client must send its headers within ${seconds(ctx.limits.headersTimeoutMs)} and its request within ${seconds(ctx.limits.requestTimeoutMs)}.</p>
-<p>Answers also count by size: each client may have ${ctx.answerKbPerMinute.toLocaleString('en')} KB of answers a minute (an answer built for the request counts its uncompressed size; a <code>304</code> counts nothing), shared by every replica; beyond it every request gets <code>429</code> with <code>Retry-After</code> until the minute ends. So fetch <code>/reviews.json</code> once, then poll <code>/api/reviews/since/{date}</code> from the last date you have, with <code>If-None-Match</code>. The MCP tool <code>get_reviews_since</code> returns a page of at most ${SINCE_TOOL_LIMIT.max} reviews (<code>limit</code>, default ${SINCE_TOOL_LIMIT.default}) and about ${TOOL_ANSWER_MAX_BYTES / 1024} KB, counts all that match in <code>matched</code>, and gives <code>next_cursor</code> for the next page.</p>
+<p>Answers also count by size: each client may have ${ctx.answerKbPerMinute.toLocaleString('en')} KB of answers a minute (an answer built for the request counts its uncompressed size; a <code>304</code> counts nothing), shared by every replica; beyond it every request gets <code>429</code> with <code>Retry-After</code> until the minute ends. So keep <code>/reviews.json</code> and revalidate it with <code>If-None-Match</code> at most once a minute (a <code>304</code> counts nothing), or subscribe to it at the WebSub hub: <code>/api/reviews/since/{date}</code> selects by each review's date, so it shows new reviews but not edits, new replies to older reviews, removals or reviews imported late. The MCP tool <code>get_reviews_since</code> returns a page of at most ${SINCE_TOOL_LIMIT.max} reviews (<code>limit</code>, default ${SINCE_TOOL_LIMIT.default}) and about ${TOOL_ANSWER_MAX_BYTES / 1024} KB, counts all that match in <code>matched</code>, and gives <code>next_cursor</code> for the next page.</p>
 </section>
 <section class="card" aria-labelledby="data-model"><h2 id="data-model">Data model</h2>
 <h3>Review</h3>${fieldTable(PublishedReviewSchema, 'Review fields')}
