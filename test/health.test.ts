@@ -4,7 +4,7 @@ import { copyFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import pg from 'pg';
 import { BUSINESS, REVIEWS } from './fixtures/data.js';
-import { BUILD_DIGEST } from '../src/snapshot/build-digest.js';
+import { releaseBuild } from '../src/snapshot/build-digest.js';
 import { VERSION } from '../src/version.js';
 import { eventually, recordingLogger, startTestService, TEST_STORE } from './helpers.js';
 
@@ -35,9 +35,9 @@ describe('/healthz', () => {
       assert.equal(ok.status, 200);
       // What it runs too, so a rollout can be checked replica by replica: the release and the build.
       const healthy = (await ok.json()) as { status: string; version: string; build: string };
-      assert.deepEqual([healthy.status, healthy.version, healthy.build], ['ok', VERSION, BUILD_DIGEST]);
+      assert.deepEqual([healthy.status, healthy.version, healthy.build], ['ok', VERSION, releaseBuild()]);
       const metrics = await (await fetch(`${svc.url}/metrics`)).text();
-      assert.ok(metrics.includes(`reviewcast_build_info{version="${VERSION}",build="${BUILD_DIGEST}"} 1\n`), metrics.split('\n').filter((l) => l.includes('build')).join('\n'));
+      assert.ok(metrics.includes(`reviewcast_build_info{version="${VERSION}",build="${releaseBuild()}"} 1\n`), metrics.split('\n').filter((l) => l.includes('build')).join('\n'));
       await breakDatabase(svc.database);
       const res = await fetch(`${svc.url}/healthz`);
       assert.equal(res.status, 503);

@@ -1,6 +1,7 @@
 // A store that can not be reached: MCP and the hub answer 503 store_unavailable with Retry-After (logged once), the read API goes on, and both come back with the store.
 import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
+import { connect } from 'node:net';
 import { describe, it } from 'node:test';
 import Database from 'better-sqlite3';
 import pg from 'pg';
@@ -143,6 +144,26 @@ describe('a store that can not be reached', () => {
       assert.equal((JSON.parse(res.text) as { error: string }).error, 'internal_error');
       assert.ok(lines.some((l) => l.msg === 'request failed' && l.level === 50 && l.err !== undefined));
       assert.ok(!lines.some((l) => typeof l.msg === 'string' && OUTAGE_LOG.test(l.msg)));
+    } finally {
+      await svc.close();
+    }
+  });
+
+  it('a client that goes away while its body is read is not a store outage', async () => {
+    const { logger, lines } = recordingLogger();
+    const svc = await startTestService({ business: BUSINESS, reviews: REVIEWS, logger });
+    try {
+      for (const path of ['/mcp', '/api/websub/hub']) {
+        const { port } = new URL(svc.url);
+        const socket = connect(Number(port), '127.0.0.1');
+        await new Promise<void>((resolve) => socket.once('connect', () => resolve()));
+        socket.write(`POST ${path} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nContent-Type: application/json\r\nAccept: ${ACCEPT}\r\nContent-Length: 1000\r\n\r\n{"jsonrpc":`);
+        await new Promise((r) => setTimeout(r, 100));
+        socket.destroy();
+      }
+      await new Promise((r) => setTimeout(r, 300));
+      assert.deepEqual(lines.filter((l) => OUTAGE_LOG.test(String(l.msg))), [], 'no outage told');
+      assert.equal((await fetch(`${svc.url}/healthz`)).status, 200);
     } finally {
       await svc.close();
     }

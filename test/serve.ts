@@ -18,7 +18,10 @@ export function builtCli(): string {
   if (fresh) return BUILT;
   const built = statSync(join(ROOT, 'dist/cli/main.js'), { throwIfNoEntry: false })?.mtimeMs ?? 0;
   const src = join(ROOT, 'src');
-  const changed = readdirSync(src, { recursive: true, encoding: 'utf8' }).find((f) => statSync(join(src, f)).mtimeMs > built);
+  // The files the build reads (an editor's lock or swap file beside them is not one, and may dangle).
+  const changed = readdirSync(src, { recursive: true, encoding: 'utf8' })
+    .filter((f) => /\.(ts|json)$/.test(f))
+    .find((f) => (statSync(join(src, f), { throwIfNoEntry: false })?.mtimeMs ?? 0) > built);
   if (changed !== undefined) throw new Error(`dist/ is older than src/${changed}: run npm run build (npm test does)`);
   fresh = true;
   return BUILT;

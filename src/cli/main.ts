@@ -13,7 +13,7 @@ import { startServer } from '../http/server.js';
 import { createLogger } from '../logger.js';
 import { openStore, StoreOpenError } from '../store/open-store.js';
 import type { Store, StoredData } from '../store/store.js';
-import { BUILD_DIGEST } from '../snapshot/build-digest.js';
+import { releaseBuild } from '../snapshot/build-digest.js';
 import { VERSION } from '../version.js';
 import { ImportFileError } from './formats/types.js';
 import { FileAccessError, IMPORT_FORMATS, formatValidationError, PreparationError, openImportFile, prepareRevision, runImport, type ImportFormat } from './import-command.js';
@@ -115,7 +115,7 @@ async function serve(args: string[]): Promise<void> {
     http: config.http,
     cost: config.cost,
   });
-  logger.info({ url: server.url, base_url: config.baseUrl, store: config.database.kind, version: VERSION, build: BUILD_DIGEST }, `reviewcast listening on ${server.url}`);
+  logger.info({ url: server.url, base_url: config.baseUrl, store: config.database.kind, version: VERSION, build: releaseBuild() }, `reviewcast listening on ${server.url}`);
   const stop = async (signal: string) => {
     logger.info({ signal, timeout_ms: config.http.shutdownTimeoutMs }, 'shutting down: no new connections; finishing requests and deliveries under way');
     const deadline = new Promise<'timeout'>((r) => setTimeout(() => r('timeout'), config.http.shutdownTimeoutMs).unref());

@@ -119,7 +119,8 @@ export async function buildApp(operations: readonly Operation[], ctx: ServiceCon
   app.setErrorHandler((err: FastifyError, req, reply) => {
     const style = errorStyle(req.url);
     // The store out of reach (the hub's rate limit and subscriptions need it) is no fault of the service: 503, logged once.
-    if (storeUnreachable(err)) {
+    // A client that went away while its body was read raises a socket error too, but of its own socket: not the store's.
+    if (storeUnreachable(err) && !req.raw.destroyed && !(err.code === 'ECONNRESET' && err.message === 'aborted')) {
       ctx.outage.report(err);
       return sendStoreUnavailable(reply, style);
     }

@@ -28,7 +28,7 @@ import { validateParams } from './validation.js';
 import type { z } from 'zod';
 import type { Representation } from '../snapshot/representation.js';
 import type { Snapshot } from '../snapshot/snapshot.js';
-import { BUILD_DIGEST } from '../snapshot/build-digest.js';
+import { releaseBuild } from '../snapshot/build-digest.js';
 import { VERSION } from '../version.js';
 
 const validationError = {
@@ -362,7 +362,7 @@ export const operations: Operation[] = [
     ownCors: true,
     summary: 'Health and data revision',
     description:
-      'Answers 200 with the revision of the data it serves (`revision`, `reviews`, `updated_at`) and what it runs (`version`, the release; `build`, a digest of the code that makes what is served, the same on every replica of one build) while the service runs and its store answers a read; 503 with error code `store_unavailable` when the store can not (a corrupt, missing or unreachable database); the replica goes on serving the data it holds from memory meanwhile, so monitor it rather than take the replica out on it (docs/replicas.md, Health checks).',
+      'Answers 200 with the revision of the data it serves (`revision`, `reviews`, `updated_at`) and what it runs (`version`, the release; `build`, a digest of this build\'s code, the same on every replica of one build) while the service runs and its store answers a read; 503 with error code `store_unavailable` when the store can not (a corrupt, missing or unreachable database); the replica goes on serving the data it holds from memory meanwhile, so monitor it rather than take the replica out on it (docs/replicas.md, Health checks).',
     responses: {
       '200': { description: 'Healthy', contentType: 'application/json' },
       '503': { description: 'The store can not answer a read (`store_unavailable`)', schema: ErrorBodySchema },
@@ -377,7 +377,7 @@ export const operations: Operation[] = [
       const snap = live.current();
       return reply
         .header('cache-control', 'no-store')
-        .send({ status: 'ok', revision: snap.revision.revision, reviews: snap.index.reviews.length, updated_at: snap.revision.updated_at, version: VERSION, build: BUILD_DIGEST });
+        .send({ status: 'ok', revision: snap.revision.revision, reviews: snap.index.reviews.length, updated_at: snap.revision.updated_at, version: VERSION, build: releaseBuild() });
     },
   },
 ];

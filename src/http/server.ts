@@ -8,7 +8,7 @@ import { McpStreams } from '../mcp/streams.js';
 import { installationFeedTag, LiveData } from '../snapshot/live-data.js';
 import { BodyCaches } from '../snapshot/body-cache.js';
 import { compressor } from '../snapshot/compressor.js';
-import { BUILD_DIGEST } from '../snapshot/build-digest.js';
+import { releaseBuild } from '../snapshot/build-digest.js';
 import { VERSION } from '../version.js';
 import type { Snapshot } from '../snapshot/snapshot.js';
 import { Hub } from '../websub/hub.js';
@@ -62,7 +62,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   });
   const live = await LiveData.open(opts.store, opts.logger, feedTag, caches);
   const metrics = new Metrics();
-  metrics.describeBuild(VERSION, BUILD_DIGEST);
+  metrics.describeBuild(VERSION, releaseBuild());
   metrics.watchInsights(() => live.analysedReviews);
   metrics.watchCaches(() => ({ documents: caches.documents, answers: caches.answers, compressionsPending: compressor.pending }));
   metrics.watchDocuments(() => live.current().heldBytes);

@@ -50,7 +50,7 @@ export class Metrics implements HubMetrics {
   readonly reviews = new Gauge({ name: 'reviewcast_reviews', help: 'Reviews being served', registers: [this.registry] });
   private readonly build = new Gauge({
     name: 'reviewcast_build_info',
-    help: 'Always 1: the release (version) and the build (a digest of the code that makes what is served) this process runs, so a rollout can be checked replica by replica',
+    help: 'Always 1: the release (version) and the build (a digest of its code) this process runs, so a rollout can be checked replica by replica',
     labelNames: ['version', 'build'],
     registers: [this.registry],
   });

@@ -4,7 +4,7 @@ import { publishHits, searchReviews } from '../core/search.js';
 import { fromQueryString } from '../core/schema/query-string.js';
 import { SearchQuerySchema } from '../core/schema/search.js';
 import type { Snapshot } from '../snapshot/snapshot.js';
-import { BUILD_DIGEST } from '../snapshot/build-digest.js';
+import { releaseBuild } from '../snapshot/build-digest.js';
 import { VERSION } from '../version.js';
 import { Html, html, jsonScript } from './html.js';
 import { layout } from './layout.js';
@@ -83,7 +83,7 @@ export function liveExamples(snap: Snapshot, baseUrl: string): Record<string, { 
     getReviewsSince: { curl: `curl -s ${baseUrl}/api/reviews/since/${since}`, body: json(snap.since(since, baseUrl).identity) },
     getJsonFeed: { curl: `curl -s ${baseUrl}/api/feed.json`, body: json(snap.topic('/api/feed.json', baseUrl).identity) },
     getAtomFeed: { curl: `curl -s ${baseUrl}/feed.xml`, body: firstEntry < 0 ? atom : `${atom.slice(0, firstEntry + 8)}\n  …\n</feed>` },
-    getHealth: { curl: `curl -s ${baseUrl}/healthz`, body: { status: 'ok', revision: snap.revision.revision, reviews: snap.index.reviews.length, updated_at: snap.revision.updated_at, version: VERSION, build: BUILD_DIGEST } },
+    getHealth: { curl: `curl -s ${baseUrl}/healthz`, body: { status: 'ok', revision: snap.revision.revision, reviews: snap.index.reviews.length, updated_at: snap.revision.updated_at, version: VERSION, build: releaseBuild() } },
   };
 }
 

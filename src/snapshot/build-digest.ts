@@ -26,3 +26,14 @@ export function buildDigest(folders: readonly URL[], version = VERSION): string 
 
 /** The digest of this build's core and snapshot layers, read once per process. */
 export const BUILD_DIGEST = buildDigest([new URL('../core/', import.meta.url), new URL('./', import.meta.url)]);
+
+let release: string | undefined;
+
+/**
+ * The digest of this whole build (every layer, not only those that key what is kept): what
+ * /healthz, /metrics and the start-up line call `build`, so two builds of one release differing
+ * anywhere (an HTTP or MCP fix) are told apart during a rollout. Read when first asked.
+ */
+export function releaseBuild(): string {
+  return (release ??= buildDigest([new URL('../', import.meta.url)]));
+}

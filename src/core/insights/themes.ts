@@ -29,8 +29,13 @@ const SKIP = 64;
 
 /** A word's topic bits for one business (TopicWords). */
 export type TopicWords = (w: string) => number;
-/** Distinct words kept with their bits; emptied when full so it stays bounded. */
+/**
+ * Distinct words kept with their bits, emptied when full, and the longest word kept: so the map
+ * stays under about 5 MiB (50,000 keys of at most 32 characters and their entries); a longer
+ * word (a run of letters with no space, a URL) is worked out each time it is met.
+ */
 const TOPIC_WORDS_MAX = 50_000;
+const TOPIC_WORD_KEPT_MAX_LENGTH = 32;
 const DIGITS = /^\d+$/;
 
 /** What each word can be in a topic for this business, worked out once per distinct word rather than at every word and pair. */
@@ -42,7 +47,6 @@ export function topicWords(business: Business): TopicWords {
     if (bits !== undefined) return bits;
     // Numbers (invoice and street numbers) are endless and never topics: not kept.
     if (DIGITS.test(w)) return SKIP;
-    if (known.size >= TOPIC_WORDS_MAX) known.clear();
     const contraction = CONTRACTION.test(w);
     const adverb = isAdverb(w);
     const past = isPast(w);
@@ -54,7 +58,10 @@ export function topicWords(business: Business): TopicWords {
       (PRONOUN.has(w) ? STANDS_FOR_OBJECT : 0) |
       (w.endsWith('ing') ? ING : 0) |
       (VALENCE.has(w) ? VALENCED : 0);
-    known.set(w, bits);
+    if (w.length <= TOPIC_WORD_KEPT_MAX_LENGTH) {
+      if (known.size >= TOPIC_WORDS_MAX) known.clear();
+      known.set(w, bits);
+    }
     return bits;
   };
 }
