@@ -105,10 +105,16 @@ describe('a store that can not be reached', () => {
         assert.equal((await fetch(`${svc.url}/api/reviews/search?rating=5`)).status, 200);
       }
       const warned = lines.filter((l) => typeof l.msg === 'string' && OUTAGE_LOG.test(l.msg));
-      assert.equal(warned.length, 1, 'ten refused requests, one line');
-      assert.equal(warned[0]!.level, 40, 'at warn');
-      assert.equal(warned[0]!.err, undefined, 'its cause, not a stack');
-      assert.match(String(warned[0]!.cause), TEST_STORE === 'sqlite' ? /^SQLITE_NOTADB/ : /not currently accepting connections/);
+      // Ten refused requests, one line per cause: on PostgreSQL the first may meet a connection the
+      // cut ended ("Connection terminated") before the rest meet the refusal, so one or two.
+      const causes = warned.map((l) => String(l.cause));
+      assert.ok(warned.length >= 1 && warned.length <= 2, `ten refused requests, a line per cause: ${causes.join(' | ')}`);
+      assert.equal(new Set(causes).size, causes.length, `no cause told twice: ${causes.join(' | ')}`);
+      for (const line of warned) {
+        assert.equal(line.level, 40, 'at warn');
+        assert.equal(line.err, undefined, 'its cause, not a stack');
+      }
+      assert.ok(causes.some((c) => (TEST_STORE === 'sqlite' ? /^SQLITE_NOTADB/ : /not currently accepting connections/).test(c)), causes.join(' | '));
       assert.deepEqual(lines.filter((l) => l.msg === 'request failed'), [], 'no request is logged as failing inside the service');
 
       await restore();
