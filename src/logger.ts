@@ -48,8 +48,8 @@ export function createLogger(level: string, terminal = Boolean(process.stderr.is
   return pino({ level, base }, pretty({ destination: 2, sync: true, colorize: true, ignore: 'pid,hostname,service', translateTime: 'SYS:HH:MM:ss.l' }));
 }
 
-/** While a repeated task keeps failing, a reminder this often (not a line per try). */
-const STILL_FAILING_MS = 5 * 60_000;
+/** While a repeated task keeps failing, a reminder this often (not a line per try); a store outage met by requests too (http/store-outage.ts). */
+export const STILL_FAILING_MS = 5 * 60_000;
 
 /**
  * The log of a task retried on a timer (following the store): its first failure with the cause,

@@ -1,5 +1,6 @@
 /** A store that can not be reached: which errors say so, and the one warning an outage is logged with. */
 import type { Logger } from 'pino';
+import { STILL_FAILING_MS } from '../logger.js';
 
 /** What a request that needed the store is told to wait before it tries again (Retry-After, seconds). */
 export const STORE_RETRY_AFTER_SECONDS = 5;
@@ -48,8 +49,6 @@ function unreachable(err: unknown, depth: number): boolean {
   return unreachable(e.cause, depth + 1);
 }
 
-/** While an outage lasts, each cause is told again at most this often (the reminder of failureEpisodes in logger.ts too). */
-const REPEAT_MS = 5 * 60_000;
 /** Causes remembered at once; an outage has one or two (refused, then gone), so more are forgotten together. */
 const MAX_CAUSES = 16;
 
@@ -73,7 +72,7 @@ export class StoreOutage {
     const cause = `${String(e.code ?? '')} ${String(e.message ?? err)}`.trim();
     const now = Date.now();
     const last = this.told.get(cause);
-    if (last !== undefined && now - last < REPEAT_MS) return;
+    if (last !== undefined && now - last < STILL_FAILING_MS) return;
     if (this.told.size >= MAX_CAUSES) this.told.clear();
     this.told.set(cause, now);
     this.logger.warn(
