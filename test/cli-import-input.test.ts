@@ -1,4 +1,4 @@
-/** What `reviewcast import` refuses and how it says so: empty files, text that is not UTF-8, CSV headers and syntax, emptying --replace, and its options. */
+/** What `reviewcast import` refuses and how it says so: empty files, text that is not UTF-8, CSV headers and syntax, white space around values, emptying --replace, and its options. */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { existsSync, writeFileSync } from 'node:fs';
@@ -8,6 +8,7 @@ import { describe, it } from 'node:test';
 import { parseCsvImport } from '../src/cli/formats/csv.js';
 import { ImportFileError } from '../src/cli/formats/types.js';
 import { openImportFile, runImport } from '../src/cli/import-command.js';
+import { validateRecords } from '../src/core/import-plan.js';
 import { BUSINESS } from './fixtures/data.js';
 import { TEST_STORE, freshDatabase, openTestStore, pipedCli, runCli, tempDir } from './helpers.js';
 
@@ -274,11 +275,52 @@ describe('reviewcast import: the CSV header', () => {
     assert.equal(later.res.stderr, said);
     const two = await importing(dir, 'two.csv', 'author,rating,text\nA,5,fine\n', [], env);
     assert.match(two.res.stderr, /^reviewcast import: CSV header has no "date" and "source" columns, which every review needs/);
-    // Column names match in any case; one spelt with spaces is named with the column it may mean.
-    const spaced = await importing(dir, 'spaced.csv', 'Author,rating,date,Source,Owner Reply Text\nA,5,2026-01-01,google,Thanks\n', [], env);
-    assert.match(spaced.res.stderr, /^reviewcast import: CSV header has unknown column\(s\): Owner Reply Text \(owner_reply_text\?\); known: /);
+    const unknown = await importing(dir, 'unknown.csv', 'Author,rating,date,Source,Reply Text\nA,5,2026-01-01,google,Thanks\n', [], env);
+    assert.match(unknown.res.stderr, /^reviewcast import: CSV header has unknown column\(s\): Reply Text; known: /);
     const twice = await importing(dir, 'twice.csv', 'author,rating,date,source,Author\nA,5,2026-01-01,google,B\n', [], env);
     assert.equal(twice.res.stderr, 'reviewcast import: CSV header names column(s) more than once: author\n');
+    assert.deepEqual(await contents(db), before);
+  });
+
+  it('spaces or hyphens between the words of a column name stand for its underscores; errors name the column as written', async () => {
+    const { dir, db, env } = await seeded();
+    const header = 'Author,Rating,Date,Text,Source,Owner Reply Text,Owner-Reply-Date,Author Avatar URL,source - id';
+    const row = 'Eve,5,2026-03-01,Great,google,Thanks,2026-03-02,https://example.com/eve.png,crm-7';
+    for (const [name, content] of [
+      ['words.csv', `${header}\n${row}\n`],
+      ['words-semicolons.csv', `${header.replaceAll(',', ';')}\n${row.replaceAll(',', ';')}\n`],
+      ['words-tabs.csv', `${header.replaceAll(',', '\t')}\n${row.replaceAll(',', '\t')}\n`],
+    ] as const) {
+      const { res } = await importing(dir, name, content, [], env);
+      assert.equal(res.code, 0, `${name}: ${res.stderr}`);
+      assert.equal(res.stderr, '', name);
+    }
+    const store = await openTestStore(db);
+    try {
+      const eve = (await store.load()).reviews.filter((r) => r.author === 'Eve');
+      // Three files, one review: the same id from the same source_id.
+      assert.equal(eve.length, 1);
+      assert.deepEqual([eve[0]!.owner_reply, eve[0]!.author_avatar_url, eve[0]!.source_id], [{ text: 'Thanks', date: '2026-03-02' }, 'https://example.com/eve.png', 'crm-7']);
+    } finally {
+      await store.close();
+    }
+    const bad = await importing(dir, 'bad.csv', `${header}\nFay,4,2026-03-03,Fine,google,Thanks,soon,,\n`, ['--dry-run'], env);
+    assert.equal(bad.res.code, 1);
+    assert.match(bad.res.stderr, /^ {2}record 1 \(CSV line 2\), field Owner-Reply-Date: must be a date written YYYY-MM-DD, e\.g\. 2026-03-14 \(the reply's date, needed with owner_reply_text\); given "soon"$/m);
+  });
+
+  it('two header cells that read as one column are refused, saying how each was written, and nothing is imported', async () => {
+    const { dir, db, env, before } = await seeded();
+    for (const [name, content, said] of [
+      ['reply-twice.csv', 'author,rating,date,source,owner_reply_text,Owner Reply Text\nA,5,2026-01-01,google,Thanks,Cheers\n', 'owner_reply_text (as "owner_reply_text" and "Owner Reply Text": spaces and hyphens between words read as underscores)'],
+      ['id-twice.csv', 'Source ID,author,rating,date,source,source-id\nx,A,5,2026-01-01,google,y\n', 'source_id (as "Source ID" and "source-id": spaces and hyphens between words read as underscores)'],
+      ['two-twice.csv', 'author,rating,date,source,Owner Reply Date,owner-reply-date,AUTHOR\nA,5,2026-01-01,google,,,B\n', 'author, owner_reply_date (as "Owner Reply Date" and "owner-reply-date": spaces and hyphens between words read as underscores)'],
+    ] as const) {
+      const { res } = await importing(dir, name, content, ['--replace'], env);
+      assert.equal(res.code, 1, `${name}: ${res.stderr}`);
+      assert.equal(res.stdout, '', name);
+      assert.equal(res.stderr, `reviewcast import: CSV header names column(s) more than once: ${said}\n`, name);
+    }
     assert.deepEqual(await contents(db), before);
   });
 });
@@ -418,6 +460,112 @@ describe('reviewcast import: line breaks inside texts', () => {
     assert.equal(gbp.res.code, 0, gbp.res.stderr);
     const fay = (await byAuthor(db)).get('Fay')!;
     assert.deepEqual([fay.text, fay.reply], ['Rapide.\nBien.', 'Merci\nFay']);
+  });
+});
+
+describe('reviewcast import: white space around values and texts', () => {
+  it('CSV values typed with spaces after the separators import as if written without them: the same reviews, the same ids', async () => {
+    const { dir, db, env, before } = await seeded();
+    const unchanged = (n: number) => `dry run, nothing written: would be 0 added, 0 updated, 0 removed, ${n} unchanged\n`;
+    // FOUR as typed by hand, by a spreadsheet that pads cells, and with semicolons.
+    for (const [name, content] of [
+      ['typed.csv', FOUR.replaceAll(',', ', ')],
+      ['padded.csv', FOUR.replaceAll(',', ' ,\t').replaceAll('\n', ' \n')],
+      ['quoted.csv', FOUR.split('\n').map((line) => line.split(',').map((c) => (c === '' ? c : `" ${c} "`)).join(',')).join('\n')],
+      ['semicolons.csv', FOUR.replaceAll(',', '; ')],
+    ] as const) {
+      const { res } = await importing(dir, name, content, ['--dry-run'], env);
+      assert.equal(res.code, 0, `${name}: ${res.stderr}`);
+      assert.equal(res.stdout, unchanged(4), name);
+    }
+    assert.deepEqual(await contents(db), before);
+    // Every column: one review from a tidy file, then the same typed with spaces, unchanged.
+    const header = 'id,author,author_avatar_url,rating,date,text,source,source_url,owner_reply_text,owner_reply_date,verified';
+    const tidy = `${header}\ncrm-7,Eve,https://example.com/eve.png,5,2026-03-01,"Came on time,  fixed it.",google,https://example.com/r/7,Thanks Eve,2026-03-02,yes\n`;
+    const typed = `${header.replaceAll(',', ', ')}\n crm-7 , Eve, https://example.com/eve.png , 5 , 2026-03-01, "  Came on time,  fixed it. " , google , https://example.com/r/7, Thanks Eve , 2026-03-02 , Yes \n`;
+    assert.equal((await importing(dir, 'tidy.csv', tidy, [], env)).res.code, 0);
+    const again = await importing(dir, 'typed.csv', typed, ['--dry-run'], env);
+    assert.equal(again.res.stdout, unchanged(1), again.res.stderr);
+    // The inner spaces of a text are its own.
+    assert.equal((await byAuthor(db)).get('Eve')?.text, 'Came on time,  fixed it.');
+  });
+
+  it('CSV: a line of spaces alone is a blank line, and lines still count it; a quoted cell followed by more than spaces is refused', async () => {
+    const { dir, db, env, before } = await seeded();
+    const { res } = await importing(dir, 'gaps.csv', 'author, rating, date, text, source\r\n  \r\nEve, 5, 2026-03-01, "Quick, tidy" , google\r\n \t \r\nFay, five, 2026-03-02, "Slow\r\nand late", google\r\n', [], env);
+    assert.equal(res.code, 1);
+    assert.match(res.stderr, /^reviewcast import: 1 invalid record; nothing was imported:\n {2}record 2 \(CSV lines 5-6\), field rating: must be a whole number from 1 to 5; given "five"\n$/);
+    const quoting = 'a cell holding a comma, a line break or a double quote is written inside double quotes, and a double quote inside it is written twice: ""';
+    const after = await importing(dir, 'after.csv', 'author, rating, date, text, source\nEve, 5, 2026-03-01, "Quick" and tidy, google\n', [], env);
+    assert.equal(after.res.stderr, `reviewcast import: not valid CSV: on line 2 a quoted cell goes on after its closing double quote; check that line: ${quoting}\n`);
+    assert.deepEqual(await contents(db), before);
+  });
+
+  it('a CSV cell of white space alone is empty; a value still wrong without its spaces is refused as it reads, and nothing is imported', async () => {
+    const { dir, db, env, before } = await seeded();
+    const blank = await importing(dir, 'blank.csv', 'author,rating,date,text,source,owner_reply_text,owner_reply_date,verified\nEve,5,2026-03-01,   ,google,  ,\t,  \n', ['--dry-run'], env);
+    assert.equal(blank.res.code, 0, blank.res.stderr);
+    const bad = await importing(dir, 'bad.csv', 'author, rating, date, source, owner_reply_text, owner_reply_date, verified\nEve, five , 2026-03-01, google,   , 2026-03-02, maybe \nFay, 4, 03/01/2026 , google, , , \n', [], env);
+    assert.equal(bad.res.code, 1);
+    assert.equal(
+      bad.res.stderr,
+      [
+        'reviewcast import: 2 invalid records (4 problems); nothing was imported:',
+        '  record 1 (CSV line 2), field rating: must be a whole number from 1 to 5; given "five"',
+        '  record 1 (CSV line 2), field owner_reply_text: required, but missing',
+        '  record 1 (CSV line 2), field verified: must be one of true/false, yes/no, y/n, 1/0 (any case), or empty for false; given "maybe"',
+        '  record 2 (CSV line 3), field date: must be a date written YYYY-MM-DD, e.g. 2026-03-14; given "03/01/2026"',
+        '',
+      ].join('\n'),
+    );
+    assert.deepEqual(await contents(db), before);
+  });
+
+  it('texts lose the white space at their ends in every format, their inner white space kept: one review from CSV, JSON and Google files', async () => {
+    const { dir, db, env } = await seeded();
+    const csv = 'author,rating,date,text,source,owner_reply_text,owner_reply_date\nEve,5,2026-03-01,"Came on time.\n\n  Fixed it.",google,Thanks!,2026-03-02\n';
+    assert.equal((await importing(dir, 'eve.csv', csv, [], env)).res.code, 0);
+    const json = [{ author: ' Eve ', rating: 5, date: '2026-03-01', text: '\r\n  Came on time.\r\n\r\n  Fixed it. \t\r\n', source: 'google', owner_reply: { text: ' Thanks!\n', date: '2026-03-02' } }];
+    const same = await importing(dir, 'eve.json', JSON.stringify(json), ['--dry-run'], env);
+    assert.equal(same.res.stdout, 'dry run, nothing written: would be 0 added, 0 updated, 0 removed, 1 unchanged\n', same.res.stderr);
+    const eve = (await byAuthor(db)).get('Eve')!;
+    assert.deepEqual([eve.text, eve.reply], ['Came on time.\n\n  Fixed it.', 'Thanks!']);
+    const google = {
+      reviews: [
+        { reviewId: 'g-2', reviewer: { displayName: 'Gus' }, starRating: 'THREE', createTime: '2026-03-05T10:00:00Z', comment: '\r\nGood.\r\n\r\n(Translated by Google)\r\nBien.', reviewReply: { comment: '  Thanks\r\nGus  ', updateTime: '2026-03-06T10:00:00Z' } },
+        // A reply of white space alone is no reply, as an empty one is.
+        { reviewId: 'g-3', reviewer: { displayName: 'Hal' }, starRating: 'FOUR', createTime: '2026-03-05T10:00:00Z', comment: ' Fine ', reviewReply: { comment: ' \r\n ', updateTime: '2026-03-06T10:00:00Z' } },
+      ],
+    };
+    const gbp = await importing(dir, 'google.json', JSON.stringify(google), [], env);
+    assert.equal(gbp.res.code, 0, gbp.res.stderr);
+    const got = await byAuthor(db);
+    assert.deepEqual([got.get('Gus')?.text, got.get('Gus')?.reply, got.get('Hal')?.text, got.get('Hal')?.reply], ['Good.', 'Thanks\nGus', 'Fine', null]);
+  });
+
+  it('JSON: a reply of white space alone is refused as empty; other values are taken as written, spaces and all; a Google comment that is no text is refused', async () => {
+    const { dir, db, env, before } = await seeded();
+    const json = [
+      { author: 'Eve', rating: 5, date: '2026-03-01', source: 'google', owner_reply: { text: ' \r\n ', date: '2026-03-02' } },
+      { author: 'Fay', rating: 4, date: ' 2026-03-01', source: 'google' },
+    ];
+    const { res } = await importing(dir, 'bad.json', JSON.stringify(json), [], env);
+    assert.equal(res.code, 1);
+    assert.match(res.stderr, /^ {2}record 1 \(\[0\]\), field owner_reply\.text: must not be empty; given ""$/m);
+    assert.match(res.stderr, /^ {2}record 2 \(\[1\]\), field date: must be a date written YYYY-MM-DD, e\.g\. 2026-03-14; given " 2026-03-01"$/m);
+    const google = { reviews: [{ reviewId: 'g-4', reviewer: { displayName: 'Ida' }, starRating: 'FIVE', createTime: '2026-03-05T10:00:00Z', comment: 5 }] };
+    const gbp = await importing(dir, 'google.json', JSON.stringify(google), ['--format', 'gbp'], env);
+    assert.equal(gbp.res.code, 1);
+    assert.match(gbp.res.stderr, /^ {2}record 1 \(reviews\[0\], reviewId g-4\), field comment: must be text \(a string\); given 5$/m);
+    assert.deepEqual(await contents(db), before);
+  });
+
+  it('validation tidies the texts of any format\'s records before their ids are derived', () => {
+    const record = (text: string, reply: string) => ({ where: 'record 1', value: { author: 'Eve', rating: 5, date: '2026-03-01', text, source: 'google', owner_reply: { text: reply, date: '2026-03-02' } } });
+    const [untidy] = validateRecords([record(' a\r\nb\rc \r\n', '\td\r\n')]);
+    const [tidy] = validateRecords([record('a\nb\nc', 'd')]);
+    assert.deepEqual([untidy!.text, untidy!.owner_reply?.text], ['a\nb\nc', 'd']);
+    assert.equal(untidy!.id, tidy!.id);
   });
 });
 

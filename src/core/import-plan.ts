@@ -100,6 +100,30 @@ function dottedPath(path: readonly PropertyKey[]): string {
   return path.map((p, i) => (typeof p === 'number' ? `[${p}]` : `${i === 0 ? '' : '.'}${String(p)}`)).join('');
 }
 
+/**
+ * A text with its line breaks as \n, whichever system wrote them (\r\n on Windows, a lone \r
+ * on old Macs). Anything but text goes on as it is, for validation to judge.
+ */
+export const lineBreaksAsLf = <T>(text: T): T => (typeof text === 'string' && text.includes('\r') ? (text.replace(/\r\n?/g, '\n') as T) : text);
+
+/** A text as stored: LF line breaks, and no white space at its ends (a cell's padding, a last line break: not what anyone wrote). */
+const tidyText = (text: string) => lineBreaksAsLf(text).trim();
+
+/**
+ * Tidies a record's texts (its own and its reply's), in every format alike: the same review from
+ * a Windows file, from a copy saved with LF endings or typed with spaces after the separators is
+ * then the same review (its content-derived id, and no update on re-import). In place: the
+ * records are held until the import ends, and a copy would keep both forms of each text changed
+ * (a million reviews' import is near the heap limit). Anything but text is left for validation.
+ */
+function tidyTexts(value: unknown): void {
+  if (value === null || typeof value !== 'object') return;
+  const review = value as { text?: unknown; owner_reply?: unknown };
+  if (typeof review.text === 'string') review.text = tidyText(review.text);
+  const reply = review.owner_reply as { text?: unknown } | null | undefined;
+  if (reply !== null && typeof reply === 'object' && typeof reply.text === 'string') reply.text = tidyText(reply.text);
+}
+
 /** The fields a review may have, named when a record holds others. */
 const REVIEW_FIELDS = Object.keys(ReviewInputSchema.shape).join(', ');
 
@@ -118,11 +142,12 @@ function issuesToErrors(where: string, error: z.ZodError, spellings: FieldSpelli
 }
 
 /**
- * Validates every record and gives each a stable id. An id that is not a ULID is the source
- * system's: it is kept as source_id and our id derives from (source, source_id), so the same
- * review keeps its id when edited there. Records with neither get one derived from their
- * content plus the occurrence number of identical content in the file, so the same file always
- * yields the same ids. All errors are collected; any error rejects the lot.
+ * Validates every record and gives each a stable id. Texts are tidied first, in place, whatever
+ * the format (tidyTexts). An id that is not a ULID is the source system's: it is kept as
+ * source_id and our id derives from (source, source_id), so the same review keeps its id when
+ * edited there. Records with neither get one derived from their content plus the occurrence
+ * number of identical content in the file, so the same file always yields the same ids. All
+ * errors are collected; any error rejects the lot.
  */
 export function validateRecords(records: readonly RawRecord[], opts: { spellings?: FieldSpellings; onProgress?: (done: number) => void } = {}): Review[] {
   const { spellings, onProgress } = opts;
@@ -132,6 +157,8 @@ export function validateRecords(records: readonly RawRecord[], opts: { spellings
   const contentCount = new Map<string, number>();
   records.forEach((rec, i) => {
     if (onProgress && i % 1000 === 0) onProgress(i);
+    // Before the content-derived id below, which the texts are part of.
+    tidyTexts(rec.value);
     const parsed = ReviewInputSchema.safeParse(rec.value);
     if (!parsed.success) {
       errors.push(...issuesToErrors(rec.where, explain(ReviewInputSchema, rec.value), spellings, REVIEW_FIELDS));

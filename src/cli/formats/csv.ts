@@ -4,7 +4,7 @@ import { CsvError, parse } from 'csv-parse';
 import type { z } from 'zod';
 import { DATE_RULE, type FieldSpelling, type FieldSpellings } from '../../core/import-plan.js';
 import { ReviewInputSchema } from '../../core/schema/review.js';
-import { ImportFileError, lineBreaksAsLf, type ParsedImport } from './types.js';
+import { ImportFileError, type ParsedImport } from './types.js';
 
 /** The columns a CSV file may have, in the order the docs list them; the owner reply is two columns. */
 export const CSV_COLUMNS = [
@@ -40,9 +40,13 @@ export interface CsvLayout {
 
 const isColumn = (name: string): name is Column => (CSV_COLUMNS as readonly string[]).includes(name);
 
-/** The column a header cell names: in any case, spaces around it aside (spreadsheet exports capitalise names, people type spaces after commas). */
+/**
+ * The column a header cell names: in any case, spaces around it aside, and spaces or hyphens
+ * between its words standing for the underscores (spreadsheet exports capitalise names and
+ * write "Owner Reply Text"; people type spaces after commas).
+ */
 function columnOf(cell: string): Column | undefined {
-  const name = cell.trim().toLowerCase();
+  const name = cell.trim().toLowerCase().replace(/[\s_-]+/g, '_');
   return isColumn(name) ? name : undefined;
 }
 
@@ -87,14 +91,16 @@ export function delimitedKind(head: string): string | undefined {
 
 /** Line breaks as a reader counts lines: \r\n, \n or a lone \r. */
 const LINE_BREAK = /\r\n|\n|\r/g;
-const LEADING_BLANK_LINES = /^(?:\r\n|\n|\r)+/;
+/** Lines of nothing, or of spaces and tabs (trimmed to nothing), that the parser skips and puts at the start of the next row's raw text. */
+const LEADING_BLANK_LINES = /^(?:[ \t\f]*(?:\r\n|\n|\r))+/;
 const breaks = (text: string) => text.match(LINE_BREAK)?.length ?? 0;
 
 /**
  * A header row of review field names (owner reply as owner_reply_text and owner_reply_date),
  * after a `sep=` line if the layout has one.
- * Empty cells mean "not given"; values are converted only where the conversion is certain, so
- * anything odd reaches validation as written and is reported with its record number and line.
+ * Empty cells (or white space alone) mean "not given"; values are converted only where the
+ * conversion is certain, so anything odd reaches validation as written (the white space around
+ * it aside) and is reported with its record number and line.
  * Read as a stream, a record at a time: a file may be larger than one string can hold.
  */
 export async function parseCsvImport(input: Readable, { separator, sepLine }: CsvLayout = { separator: ',', sepLine: false }): Promise<ParsedImport> {
@@ -111,7 +117,10 @@ export async function parseCsvImport(input: Readable, { separator, sepLine }: Cs
     delimiter: separator,
     from_line: line,
     skip_empty_lines: true,
-    trim: false,
+    // Spaces and tabs around a separator are no part of a cell: people type a space after a
+    // comma, before a quoted text too (`Ann, 5, "Quick, tidy"`). Inside double quotes a text
+    // stays as written (its ends are trimmed when it is read into a record).
+    trim: true,
     raw: true,
     relax_column_count: false,
     on_record: ({ record, raw }: { record: string[]; raw: string }) => {
@@ -156,7 +165,9 @@ function notCsv(err: CsvError, { line, columns, separator }: { line: number; col
   switch (err.code) {
     case 'CSV_QUOTE_NOT_CLOSED':
       return new ImportFileError(`not valid CSV: a double quote opened in the row starting on line ${start} is never closed, so the rest of the file would be one cell; check that row for a missing closing " (${quoting})`);
+    // The second is what the parser says instead of the first where it trims around separators.
     case 'CSV_INVALID_CLOSING_QUOTE':
+    case 'CSV_NON_TRIMABLE_CHAR_AFTER_CLOSING_QUOTE':
       return new ImportFileError(`not valid CSV: on line ${at} a quoted cell goes on after its closing double quote; check that line: ${quoting}`);
     case 'INVALID_OPENING_QUOTE':
       return new ImportFileError(`not valid CSV: on line ${at} a double quote is inside a cell that does not start with one; check that line: ${quoting}`);
@@ -170,20 +181,19 @@ function notCsv(err: CsvError, { line, columns, separator }: { line: number; col
   }
 }
 
-/** The known column a header cell may mean where it differs in spaces or hyphens ("Owner Reply Text"). */
-const meant = (cell: string) => {
-  const name = cell.trim().toLowerCase().replace(/[\s-]+/g, '_');
-  return isColumn(name) ? name : undefined;
-};
-
 /** A cell as a message quotes it: cut short (a first line that is not a header may be long). */
 const cut = (cell: string) => (cell.length > 40 ? `${cell.slice(0, 37)}...` : cell);
 
-/** A header cell as a message quotes it, with the column it may mean. */
-const shown = (cell: string) => {
-  const near = meant(cell);
-  return `${cut(cell)}${near ? ` (${near}?)` : ''}`;
-};
+/**
+ * How a header writes a column it names more than once, where that is not the same name in
+ * another case: "owner_reply_text" and "Owner Reply Text" read alike, which the operator may
+ * not expect.
+ */
+function spelt(column: Column, names: string[], columns: (Column | undefined)[]): string {
+  const written = [...new Set(names.filter((_, i) => columns[i] === column))];
+  if (new Set(written.map((n) => n.toLowerCase())).size === 1) return '';
+  return ` (as ${written.map((n) => `"${cut(n)}"`).join(' and ')}: spaces and hyphens between words read as underscores)`;
+}
 
 /** The header row read: the column under each cell (undefined under an empty one, whose cells must all be empty too) and the file's spellings of the fields. */
 interface Header {
@@ -195,21 +205,21 @@ interface Header {
 const fieldOf = (column: Column) => Object.entries(CSV_SPELLINGS).find(([, s]) => s?.name === column)?.[0] ?? column;
 
 /**
- * The header row checked before any row is read: known column names (any case, spaces around
- * them aside), each once, the required ones all there. Empty cells are left out, as a
- * spreadsheet leaves them after the last column. Errors name the fields as the file does.
+ * The header row checked before any row is read: known column names (as columnOf reads them),
+ * each once, the required ones all there. Empty cells are left out, as a spreadsheet leaves
+ * them after the last column. Errors name the fields as the file does.
  */
 function checkedHeader(cells: string[]): Header {
   const names = cells.map((c) => c.trim());
   const columns = names.map(columnOf);
-  if (!names.some((h) => meant(h) !== undefined)) {
-    throw new ImportFileError(`CSV file has no header row: its first line (${names.map(shown).join(', ')}) names no known column; the first line must name the columns, e.g. ${REQUIRED_CSV_COLUMNS.join(',')} (known: ${CSV_COLUMNS.join(', ')})`);
+  if (columns.every((c) => c === undefined)) {
+    throw new ImportFileError(`CSV file has no header row: its first line (${names.map(cut).join(', ')}) names no known column; the first line must name the columns, e.g. ${REQUIRED_CSV_COLUMNS.join(',')} (known: ${CSV_COLUMNS.join(', ')})`);
   }
   const unknown = names.filter((h, i) => h !== '' && columns[i] === undefined);
-  if (unknown.length) throw new ImportFileError(`CSV header has unknown column(s): ${unknown.map(shown).join(', ')}; known: ${CSV_COLUMNS.join(', ')}`);
+  if (unknown.length) throw new ImportFileError(`CSV header has unknown column(s): ${unknown.map(cut).join(', ')}; known: ${CSV_COLUMNS.join(', ')}`);
   const named = columns.filter((c) => c !== undefined);
-  const twice = named.filter((c, i) => named.indexOf(c) !== i);
-  if (twice.length) throw new ImportFileError(`CSV header names column(s) more than once: ${[...new Set(twice)].join(', ')}`);
+  const twice = [...new Set(named)].filter((c) => named.indexOf(c) !== named.lastIndexOf(c));
+  if (twice.length) throw new ImportFileError(`CSV header names column(s) more than once: ${twice.map((c) => `${c}${spelt(c, names, columns)}`).join(', ')}`);
   const missing = REQUIRED_CSV_COLUMNS.filter((c) => !named.includes(c));
   if (missing.length) {
     const list = missing.map((c) => `"${c}"`);
@@ -233,20 +243,24 @@ function recordOf(header: Header, cells: string[], where: string): ParsedImport[
       );
     }
   });
-  const cell = (c: Column) => (record[c] === undefined || record[c] === '' ? undefined : record[c]);
+  // Every cell without the white space at its ends: the parser trims only spaces and tabs
+  // outside double quotes, and a padded cell may be quoted or padded with other white space
+  // (a no-break space). A cell of white space alone is empty, "not given". Texts keep their
+  // inner white space; validation tidies their line breaks, as in every format.
+  const cell = (c: Column) => record[c]?.trim() || undefined;
   const value: Record<string, unknown> = {};
   for (const c of ['id', 'author', 'author_avatar_url', 'date', 'text', 'source', 'source_url', 'source_id'] as const) {
     const v = cell(c);
-    if (v !== undefined) value[c] = c === 'text' ? lineBreaksAsLf(v) : v;
+    if (v !== undefined) value[c] = v;
   }
   const rating = cell('rating');
-  if (rating !== undefined) value.rating = /^\s*\d+\s*$/.test(rating) ? Number(rating) : rating;
+  if (rating !== undefined) value.rating = /^\d+$/.test(rating) ? Number(rating) : rating;
   const verified = cell('verified');
-  const word = verified?.trim().toLowerCase();
+  const word = verified?.toLowerCase();
   // Any other word goes on as written, for validation to refuse with the words accepted.
   if (verified !== undefined) value.verified = TRUE.includes(word!) ? true : FALSE.includes(word!) ? false : verified;
   const replyText = cell('owner_reply_text');
   const replyDate = cell('owner_reply_date');
-  if (replyText !== undefined || replyDate !== undefined) value.owner_reply = { text: lineBreaksAsLf(replyText), date: replyDate };
+  if (replyText !== undefined || replyDate !== undefined) value.owner_reply = { text: replyText, date: replyDate };
   return { where, value };
 }

@@ -1,7 +1,7 @@
 /** Reads a Google Business Profile reviews export into raw records. */
-import type { FieldSpellings } from '../../core/import-plan.js';
+import { lineBreaksAsLf, type FieldSpellings } from '../../core/import-plan.js';
 import { parseJsonImport } from './json.js';
-import { ImportFileError, lineBreaksAsLf, type ParsedImport } from './types.js';
+import { ImportFileError, type ParsedImport } from './types.js';
 
 const STARS: Record<string, number> = { ONE: 1, TWO: 2, THREE: 3, FOUR: 4, FIVE: 5 };
 
@@ -32,13 +32,22 @@ interface GbpReview {
   reviewReply?: { comment?: string; updateTime?: string };
 }
 
-/** Google's translated comments carry the original after "(Original)"; keep the customer's own words. */
-function originalComment(comment: string | undefined): string | undefined {
-  if (comment === undefined) return undefined;
-  const marker = comment.indexOf('(Original)\n');
-  if (marker >= 0) return comment.slice(marker + '(Original)\n'.length).trim();
-  return comment.replace(/\n*\(Translated by Google\)[\s\S]*$/, '').trim();
+/**
+ * Google's translated comments carry the original after "(Original)"; keep the customer's own
+ * words. The markers are found on LF line breaks, so a Windows file's are made LF here, ahead of
+ * validation, which tidies every text (line breaks and the white space at its ends).
+ */
+function originalComment(comment: unknown): unknown {
+  const lf = lineBreaksAsLf(comment);
+  // Anything but text (a number where a hand-edited file has one) goes on as it is, for validation to refuse.
+  if (typeof lf !== 'string') return lf;
+  const marker = lf.indexOf('(Original)\n');
+  if (marker >= 0) return lf.slice(marker + '(Original)\n'.length);
+  return lf.replace(/\n*\(Translated by Google\)[\s\S]*$/, '');
 }
+
+/** Whether a reply comment says anything: one of white space alone is no reply, as an empty one is (validation would refuse it once trimmed). */
+const replied = (comment: unknown) => (typeof comment === 'string' ? comment.trim() !== '' : Boolean(comment));
 
 /** A Google Business Profile API `reviews.list` response (or several pages' reviews concatenated). */
 export function parseGbpImport(text: string): ParsedImport {
@@ -53,10 +62,10 @@ export function parseGbpImport(text: string): ParsedImport {
         author_avatar_url: g.reviewer?.profilePhotoUrl ?? null,
         rating: g.starRating !== undefined && g.starRating in STARS ? STARS[g.starRating] : g.starRating,
         date: day(g.createTime),
-        text: originalComment(lineBreaksAsLf(g.comment)) ?? null,
+        text: originalComment(g.comment) ?? null,
         source: 'google',
         source_url: null,
-        owner_reply: g.reviewReply?.comment ? { text: lineBreaksAsLf(g.reviewReply.comment), date: day(g.reviewReply.updateTime) } : null,
+        owner_reply: replied(g.reviewReply?.comment) ? { text: g.reviewReply?.comment, date: day(g.reviewReply?.updateTime) } : null,
         verified: true,
         // Google's review id is the stable key: our id derives from it (validateRecords), so the same review keeps its id when edited.
         source_id: g.reviewId ?? null,

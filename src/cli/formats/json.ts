@@ -2,7 +2,7 @@
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { streamValues } from 'stream-json/streamers/stream-values.js';
-import { ImportFileError, lineBreaksAsLf, type ParsedImport } from './types.js';
+import { ImportFileError, type ParsedImport } from './types.js';
 
 /** The file does not parse as JSON (as opposed to JSON of the wrong shape): the import may say what else it looks like. */
 export class NotJsonError extends ImportFileError {
@@ -53,19 +53,9 @@ export async function streamJsonImport(input: Readable): Promise<ParsedImport> {
   return shapeOf(docs[0]);
 }
 
-/** A review's texts (its own and its reply's) with their line breaks as \n, as a CSV file's are; anything else as given, for validation. */
-function withLfTexts(review: unknown): unknown {
-  if (review === null || typeof review !== 'object') return review;
-  const r = review as { text?: unknown; owner_reply?: unknown };
-  if (typeof r.text === 'string') r.text = lineBreaksAsLf(r.text);
-  const reply = r.owner_reply as { text?: unknown } | null | undefined;
-  if (reply !== null && typeof reply === 'object' && typeof reply.text === 'string') reply.text = lineBreaksAsLf(reply.text);
-  return review;
-}
-
 function shapeOf(doc: unknown): ParsedImport {
   // Counted from 1 like CSV records, with the 0-based JSON path beside it: "record 2 (reviews[1])".
-  const toRecords = (list: unknown[], path: string) => list.map((value, i) => ({ where: `record ${i + 1} (${path}[${i}])`, value: withLfTexts(value) }));
+  const toRecords = (list: unknown[], path: string) => list.map((value, i) => ({ where: `record ${i + 1} (${path}[${i}])`, value }));
   if (Array.isArray(doc)) return { records: toRecords(doc, '') };
   if (doc !== null && typeof doc === 'object' && Array.isArray((doc as { reviews?: unknown }).reviews)) {
     const { business, reviews } = doc as { business?: unknown; reviews: unknown[] };
