@@ -161,10 +161,16 @@ class ReviewcastReviews extends HTMLElement {
     this.aborter?.abort();
   }
 
+  /**
+   * An attribute as WidgetOptionsSchema reads the same /embed parameter: as written, never trimmed
+   * (theme=" dark" is refused there, and :host([theme=dark]) would not match it here), a bare flag
+   * being true. The data options are sent to /embed.json as written, for the schema there to
+   * refuse (or, a source, trim).
+   */
   opt(name) {
     const v = this.getAttribute(name);
     if (v === null) return null;
-    return FLAGS.includes(name) && v === '' ? 'true' : v.trim();
+    return FLAGS.includes(name) && v === '' ? 'true' : v;
   }
 
   get layout() {
@@ -306,9 +312,9 @@ class ReviewcastReviews extends HTMLElement {
     ];
   }
 
-  /** The scope in words: "on Google, mentioning Tom". */
+  /** The scope in words: "on Google, mentioning Tom"; the source trimmed, as the schema scopes the data by it. */
   scope() {
-    return [this.opt('source') && this.say('src', { s: sourceName(this.opt('source'), this.t) }), ...['technician', 'service'].map((a) => this.opt(a) && this.say('who', { s: this.opt(a) }))].filter(Boolean);
+    return [this.opt('source') && this.say('src', { s: sourceName(this.opt('source').trim(), this.t) }), ...['technician', 'service'].map((a) => this.opt(a) && this.say('who', { s: this.opt(a) }))].filter(Boolean);
   }
 
   /** What narrows the reviews: the scope (source, technician, service) and, for carousel and list, what the filters hide. */

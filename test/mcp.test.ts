@@ -407,6 +407,46 @@ describe('MCP: sessions', () => {
     assert.equal(configured.status, 200);
     assert.equal(configured.headers.get('access-control-allow-origin'), 'https://inspector.example');
   });
+  it('grants a refused Origin nothing: no Access-Control-Allow-Origin on its 403, on DELETE and GET, nor on an answer given before the check', async () => {
+    const evil = { origin: 'https://evil.example' };
+    const answers: [string, Response | Rpc, number][] = [
+      ['POST initialize', await post(svc.url, INIT, evil), 403],
+      ['POST tools/list', await post(svc.url, { jsonrpc: '2.0', id: 1, method: 'tools/list' }, { ...evil, 'mcp-session-id': sid }), 403],
+      ['DELETE', await fetch(`${svc.url}/mcp`, { method: 'DELETE', headers: { ...evil, 'mcp-session-id': sid } }), 403],
+      ['GET', await fetch(`${svc.url}/mcp`, { headers: { ...evil, accept: 'text/event-stream', 'mcp-session-id': sid } }), 403],
+      // Transport checks come first, so these are answered before the Origin is: still not to it.
+      ['POST text/plain', await fetch(`${svc.url}/mcp`, { method: 'POST', headers: { ...evil, 'content-type': 'text/plain', accept: ACCEPT }, body: JSON.stringify(INIT) }), 415],
+      ['POST without Accept', await fetch(`${svc.url}/mcp`, { method: 'POST', headers: { ...evil, 'content-type': 'application/json' }, body: JSON.stringify(INIT) }), 406],
+      ['POST []', await post(svc.url, '[]', evil), 400],
+      ['POST on another loopback port', await post(svc.url, INIT, { origin: 'http://localhost:1' }), 403],
+    ];
+    for (const [what, res, status] of answers) {
+      assert.equal(res.status, status, what);
+      assert.equal(res.headers.get('access-control-allow-origin'), null, what);
+      // The answer depends on Origin, so a cache must not hand it to another.
+      assert.equal(res.headers.get('vary'), 'Origin', what);
+    }
+    // The session the refused requests named is untouched.
+    assert.equal((await post(svc.url, { jsonrpc: '2.0', id: 2, method: 'tools/list' }, { 'mcp-session-id': sid })).status, 200);
+    // Admitted origins are still granted, on the same answers.
+    for (const origin of ['https://inspector.example', new URL(svc.url).origin]) {
+      const admitted = await fetch(`${svc.url}/mcp`, { method: 'POST', headers: { origin, 'content-type': 'text/plain', accept: ACCEPT }, body: JSON.stringify(INIT) });
+      assert.equal(admitted.status, 415);
+      assert.equal(admitted.headers.get('access-control-allow-origin'), origin);
+    }
+    // An Origin that would be admitted is not granted on a request refused for its Host (DNS rebinding).
+    const rebound = await new Promise<{ status: number; allowOrigin: string | string[] | undefined }>((resolve, reject) => {
+      const body = JSON.stringify(INIT);
+      const headers = { host: 'rebind.example:4200', origin: 'https://inspector.example', 'content-type': 'application/json', accept: ACCEPT, 'content-length': Buffer.byteLength(body) };
+      const req = request(`${svc.url}/mcp`, { method: 'POST', headers }, (res) => {
+        res.resume();
+        resolve({ status: res.statusCode!, allowOrigin: res.headers['access-control-allow-origin'] });
+      });
+      req.on('error', reject);
+      req.end(body);
+    });
+    assert.deepEqual(rebound, { status: 403, allowOrigin: undefined });
+  });
 });
 
 describe('MCP: resources and a real client', () => {

@@ -157,6 +157,36 @@ describe('hub: subscription requests', () => {
     assert.match(res.type!, /^text\/plain/);
     assert.equal(cb.gets('/never').length, 0);
   });
+
+  it('refuses another method with 405 and Allow, in plain text like its other errors, however the path and body are written', async () => {
+    const form = new URLSearchParams({ 'hub.callback': cb.url('/never'), 'hub.mode': 'subscribe', 'hub.topic': `${svc.url}/feed.xml` }).toString();
+    const cases: [string, string, { type: string; body: string } | null][] = [
+      ['GET', '/api/websub/hub', null],
+      ['PUT', '/api/websub/hub', { type: 'application/x-www-form-urlencoded', body: form }],
+      ['DELETE', '/api/websub/hub', null],
+      ['PATCH', '/api/websub/hub', { type: 'application/x-www-form-urlencoded', body: form }],
+      // A body that does not parse is not the answer: the method is.
+      ['PUT', '/api/websub/hub', { type: 'application/json', body: '{' }],
+      ['PUT', '/api/websub/hub', { type: 'application/x-unknown', body: 'x' }],
+      // The router takes these for the hub's path; so does the 405.
+      ['GET', '/api/websub/hub/', null],
+      ['GET', '//api//websub/hub', null],
+      ['GET', '/api/websub/hub?hub.mode=subscribe', null],
+    ];
+    for (const [method, target, body] of cases) {
+      const what = `${method} ${target}${body ? ` (${body.type})` : ''}`;
+      const res = await fetch(`${svc.url}${target}`, { method, ...(body && { headers: { 'content-type': body.type }, body: body.body }) });
+      assert.equal(res.status, 405, what);
+      assert.equal(res.headers.get('allow'), 'POST, OPTIONS', what);
+      assert.equal(res.headers.get('content-type'), 'text/plain; charset=utf-8', what);
+      assert.equal(res.headers.get('cache-control'), 'no-store', what);
+      assert.equal(res.headers.get('access-control-allow-origin'), null, `${what}: not for browsers`);
+      assert.equal(await res.text(), `method_not_allowed: ${method} is not allowed here; use POST, OPTIONS\n`, what);
+    }
+    const head = await fetch(`${svc.url}/api/websub/hub`, { method: 'HEAD' });
+    assert.deepEqual([head.status, head.headers.get('allow'), head.headers.get('content-type')], [405, 'POST, OPTIONS', 'text/plain; charset=utf-8']);
+    assert.equal(cb.gets('/never').length, 0);
+  });
 });
 
 describe('hub: unsubscribe and leases', () => {

@@ -319,6 +319,56 @@ describe('review widget on another origin, under a hostile stylesheet', () => {
     }
   });
 
+  it('reads every attribute as /embed reads the same parameter, never trimmed: it refuses what /embed refuses, in the words of its 400 page', { skip }, async () => {
+    const cases: Record<string, string>[] = [
+      { layout: 'badge', theme: ' dark' },
+      { layout: 'badge', theme: 'dark ' },
+      { layout: 'badge', theme: '\tlight' },
+      { layout: 'badge', lang: ' de' },
+      { layout: 'badge', lang: 'fr ' },
+      { layout: 'badge', live: ' true' },
+      { layout: 'badge', live: 'false ' },
+      { layout: 'badge', live: ' ' },
+      { layout: ' badge' },
+      { layout: 'badge', limit: ' 5' },
+      { layout: 'badge', 'min-rating': '4 ' },
+      { layout: 'badge', sort: ' newest' },
+      { layout: 'badge', 'with-text': ' true' },
+      { layout: 'badge', limit: '25 ', theme: ' dark', live: 'true ' },
+      // The schema trims a source, and takes a technician as written: so does the element.
+      { layout: 'badge', source: ' google ' },
+      { layout: 'badge', technician: ' Mike ' },
+      // As written, the values it takes.
+      { layout: 'badge', theme: 'dark', lang: 'de', live: '' },
+    ];
+    const unescape = (s: string) => s.replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
+    // What the /embed page says of the same options as a query: null when it serves the widget.
+    const refusals = await Promise.all(
+      cases.map(async (attrs) => {
+        const res = await fetch(`${svc.url}/embed?${Object.entries(attrs).map(([k, v]) => `${k}=${encodeURIComponent(v)}`).join('&')}`);
+        const page = await res.text();
+        if (res.status === 200) return null;
+        assert.equal(res.status, 400, JSON.stringify(attrs));
+        return [...page.matchAll(/<li><code>([^<]*)<\/code>: ([^<]*)<\/li>/g)].map(([, name, message]) => `${unescape(name!)}: ${unescape(message!)}`).join('; ');
+      }),
+    );
+    assert.deepEqual(refusals.slice(0, 3), ['theme: must be auto, light or dark (got " dark")', 'theme: must be auto, light or dark (got "dark ")', 'theme: must be auto, light or dark (got "\tlight")']);
+    assert.deepEqual(refusals.slice(-3), [null, null, null]);
+    const tag = (attrs: Record<string, string>) => `<reviewcast-reviews${Object.entries(attrs).map(([k, v]) => ` ${k}="${v}"`).join('')}></reviewcast-reviews>`;
+    const w = await openHost(cases.map(tag).join('\n'));
+    try {
+      await w.page.waitForFunction((n) => [...document.querySelectorAll('reviewcast-reviews')].filter((e) => e.shadowRoot?.querySelector('.badge, [part=error]')).length === n, cases.length);
+      const titles = await w.page.evaluate(() => [...document.querySelectorAll('reviewcast-reviews')].map((e) => e.shadowRoot!.querySelector('[part=error]')?.getAttribute('title') ?? null));
+      cases.forEach((attrs, i) => assert.equal(titles[i], refusals[i], JSON.stringify(attrs)));
+      // Taken as written, theme="dark" is the dark theme; " dark" never is.
+      const backgrounds = await w.page.evaluate(() => [...document.querySelectorAll('reviewcast-reviews')].map((e) => getComputedStyle(e.shadowRoot!.querySelector('.w')!).getPropertyValue('--bg').trim()));
+      assert.equal(backgrounds.at(-1), '#161b22', 'theme="dark"');
+      assert.notEqual(backgrounds[0], '#161b22', 'theme=" dark"');
+    } finally {
+      await w.context.close();
+    }
+  });
+
   it('an error or an empty result takes only the space it shows, not the space its layout held', { skip }, async () => {
     const cases = [
       ['an option the widget refuses', '<reviewcast-reviews layout="list" lang="it"></reviewcast-reviews>', {}],

@@ -13,7 +13,7 @@ import { buildFastPath } from './fast-path.js';
 import { clientAddress, Gate, setRouteLabel } from './gate.js';
 import { HUB_BODY_BYTES, MAX_HEADER_BYTES, MAX_URL_BYTES, MCP_BODY_BYTES } from '../limits.js';
 import { serverOptions } from './server-options.js';
-import { errorStyles, fastifyUrl, operationHandler, pathPattern, type Operation, type ServiceContext } from './operation.js';
+import { errorStyles, fastifyUrl, operationHandler, pathPattern, routedPath, type Operation, type ServiceContext } from './operation.js';
 import { storeUnreachable } from './store-outage.js';
 
 /**
@@ -104,14 +104,17 @@ export async function buildApp(operations: readonly Operation[], ctx: ServiceCon
     allowed.set(op.path, methods);
   }
   const patterns = [...allowed].map(([path, methods]) => ({ re: pathPattern(path), methods: [...methods, 'OPTIONS'] }));
-  // Answers a request no route took: 404, or 405 with Allow when the path exists.
+  // Answers a request no route took: 404, or 405 with Allow when the path exists, in the path's error style (the hub's is plain text).
   const unrouted = (req: FastifyRequest, reply: FastifyReply): FastifyReply => {
-    const path = req.url.split('?')[0]!.replace(/\/+$/, '') || '/';
+    const path = routedPath(req.url);
     const hit = patterns.find((p) => p.re.test(path));
-    const headers = errorStyle(req.url).cors;
+    const style = errorStyle(req.url);
+    const headers = style.cors;
     if (hit) {
       reply.header('allow', hit.methods.join(', '));
-      return sendError(reply, 'method_not_allowed', `${req.method} is not allowed here; use ${hit.methods.join(', ')}`, { headers });
+      const message = `${req.method} is not allowed here; use ${hit.methods.join(', ')}`;
+      if (style.plainText) return plainTextError(reply.headers(headers), 405, message);
+      return sendError(reply, 'method_not_allowed', message, { headers });
     }
     return sendError(reply, 'not_found', `No resource at ${path}`, { headers });
   };

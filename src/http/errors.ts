@@ -48,7 +48,7 @@ export function plainTextError(reply: FastifyReply, status: number, text: string
 
 /** The catalogue code a plain-text error of this status carries. */
 export function plainTextCode(status: number): ErrorCode {
-  const byStatus: Partial<Record<number, ErrorCode>> = { 413: 'payload_too_large', 414: 'uri_too_long', 415: 'unsupported_media_type', 429: 'too_many_requests' };
+  const byStatus: Partial<Record<number, ErrorCode>> = { 405: 'method_not_allowed', 413: 'payload_too_large', 414: 'uri_too_long', 415: 'unsupported_media_type', 429: 'too_many_requests' };
   return byStatus[status] ?? (status >= 500 ? 'internal_error' : 'bad_request');
 }
 

@@ -102,7 +102,7 @@ export function pathPattern(path: string): RegExp {
 }
 
 /** The path of a request target as the router reads it: no query, no repeated or trailing slashes. */
-function routedPath(url: string | undefined): string {
+export function routedPath(url: string | undefined): string {
   return (url ?? '').split('?')[0]!.replace(/\/{2,}/g, '/').replace(/\/+$/, '') || '/';
 }
 

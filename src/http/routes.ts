@@ -36,7 +36,7 @@ const validationError = {
     'Invalid parameters: unknown, repeated, of the wrong type, out of range, or not valid percent-encoded UTF-8 (issue code `invalid_encoding`); the body lists each problem in `issues`',
   schema: ErrorBodySchema,
 };
-const originRefused = { description: 'Origin not allowed', contentType: 'application/json' };
+const originRefused = { description: 'Origin not allowed (or, served on loopback, a Host that is not a loopback name); the answer grants no origin: no Access-Control-Allow-Origin', contentType: 'application/json' };
 const RETRY_AFTER = { 'Retry-After': { description: 'Seconds to wait before trying again', schema: { type: 'integer' } } };
 /** MCP checks its sessions in the store: while the store can not be reached, a request is answered 503. */
 const STORE_UNREACHABLE_MCP = 'the store (where sessions are checked) can not be reached: -32000 with `data.error` `store_unavailable`';
@@ -104,13 +104,14 @@ function validated<Q extends z.ZodObject, P extends z.ZodObject = z.ZodObject<Re
 function mcpHandler(handle: (req: McpRequest, ctx: McpEndpoint) => Promise<McpAnswer>): Handler {
   return async (req, reply, ctx) => {
     const request: McpRequest = { headers: req.headers, body: typeof req.body === 'string' ? req.body : '' };
+    const endpoint: McpEndpoint = { live: ctx.live, baseUrl: ctx.baseUrl, ...ctx.mcp };
     let answer: McpAnswer;
     try {
-      answer = await handle(request, { live: ctx.live, baseUrl: ctx.baseUrl, ...ctx.mcp });
+      answer = await handle(request, endpoint);
     } catch (err) {
       if (!storeUnreachable(err)) throw err;
       ctx.outage.report(err);
-      answer = storeUnavailableAnswer(request, STORE_RETRY_AFTER_SECONDS);
+      answer = storeUnavailableAnswer(request, endpoint, STORE_RETRY_AFTER_SECONDS);
     }
     reply.code(answer.status).headers(answer.headers);
     if (answer.stream) return reply.send(answer.stream);

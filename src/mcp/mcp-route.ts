@@ -80,9 +80,9 @@ function rpcError(headers: Record<string, string>, status: number, code: number,
  * checked there): 503 with when to try again, in the shape of the other refusals; `data.error`
  * carries the service's error code.
  */
-export function storeUnavailableAnswer(req: McpRequest, retryAfterSeconds: number): McpAnswer {
+export function storeUnavailableAnswer(req: McpRequest, ctx: McpEndpoint, retryAfterSeconds: number): McpAnswer {
   const message = `Service Unavailable: the store, where sessions are kept, can not be reached; retry in ${retryAfterSeconds} s`;
-  return rpcError({ ...cors(req), 'retry-after': String(retryAfterSeconds) }, 503, -32000, message, { error: 'store_unavailable' });
+  return rpcError({ ...cors(req, ctx), 'retry-after': String(retryAfterSeconds) }, 503, -32000, message, { error: 'store_unavailable' });
 }
 
 /**
@@ -110,10 +110,17 @@ function refusedOrigin(req: McpRequest, ctx: McpEndpoint): string | null {
   return `Origin ${origin}`;
 }
 
-function cors(req: McpRequest): Record<string, string> {
+/**
+ * The CORS headers of every answer. Only an admitted Origin is granted: one the request is
+ * refused for (403) gets no Access-Control-Allow-Origin, so the page that sent it can not read
+ * the answer, nor any other answer (415, 406 ...) given before the Origin check.
+ */
+function cors(req: McpRequest, ctx: McpEndpoint): Record<string, string> {
   const origin = req.headers.origin;
+  const granted: Record<string, string> = origin && refusedOrigin(req, ctx) === null ? { 'access-control-allow-origin': origin } : {};
   return {
-    ...(origin ? { 'access-control-allow-origin': origin, vary: 'Origin' } : {}),
+    ...granted,
+    ...(origin ? { vary: 'Origin' } : {}),
     'access-control-expose-headers': 'Mcp-Session-Id, MCP-Protocol-Version',
   };
 }
@@ -152,7 +159,7 @@ async function admit(req: McpRequest, headers: Record<string, string>, ctx: McpE
 /** POST /mcp: one JSON-RPC message, answered as JSON through the SDK's streamable HTTP transport. */
 export async function handleMcpPost(req: McpRequest, ctx: McpEndpoint): Promise<McpAnswer> {
   const body = req.body;
-  const headers = cors(req);
+  const headers = cors(req, ctx);
   // Transport-level checks come before the session check, so a wrong request is told what is wrong with it.
   if (!/^application\/json\s*(;|$)/i.test(req.headers['content-type'] ?? '')) {
     return rpcError(headers, 415, -32000, 'Unsupported Media Type: Content-Type must be application/json');
@@ -241,7 +248,7 @@ function succeeded(answer: readonly Buffer[]): boolean {
 
 /** DELETE /mcp ends the session named in Mcp-Session-Id, on every replica. */
 export async function handleMcpDelete(req: McpRequest, ctx: McpEndpoint): Promise<McpAnswer> {
-  const headers = cors(req);
+  const headers = cors(req, ctx);
   const refused = await admit(req, headers, ctx, false);
   if (refused) return refused;
   const token = req.headers['mcp-session-id'];
@@ -259,7 +266,7 @@ export async function handleMcpDelete(req: McpRequest, ctx: McpEndpoint): Promis
  * still answered on their POST; nothing else is sent unasked.
  */
 export async function handleMcpGet(req: McpRequest, ctx: McpEndpoint): Promise<McpAnswer> {
-  const headers = cors(req);
+  const headers = cors(req, ctx);
   const refused = await admit(req, headers, ctx, true);
   if (refused) return refused;
   if (!(req.headers.accept ?? '').includes('text/event-stream')) return rpcError(headers, 406, -32000, 'Not Acceptable: Accept must list text/event-stream');
