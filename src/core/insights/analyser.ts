@@ -1,6 +1,6 @@
 /** The aspect analyser: the trained model's verdicts per sentence, with the lexicon's phrases, operator aspects and rules of scope. */
 import { DOMAIN_LEXICON, GENERAL_LEXICON, INTENSIFIERS, NEGATORS, type LexEntry } from './lexicon.js';
-import { PhraseMatcher } from './matcher.js';
+import { PhraseMatcher, type Pattern } from './matcher.js';
 import { AspectModel, Rows, type Clause, type Reading } from './model.js';
 export { MODEL_METHOD } from './model.js';
 import { BUILTIN_ASPECTS, CONDUCT_ASPECT, STAFF_ASPECT, type AspectDef } from './taxonomy.js';
@@ -64,8 +64,8 @@ interface ClauseResult {
   /** The judging phrases matched that lean the way the clause does, in order ("great", "not on time"). */
   judging: string[];
   aspects: Map<string, { score: number; polar: boolean; mixed: boolean; phrases: string[] }>;
-  /** The lexicon patterns matched, as model features ("P:on time"). */
-  patterns: string[];
+  /** The lexicon patterns matched (each a model feature, "P:on time"). */
+  patterns: readonly Pattern[];
   tokens: string[];
   breaks: Uint8Array;
 }
@@ -131,8 +131,8 @@ const READING = new Map<string, { mention: string; strong: string } & Record<Pol
 const LEXICON_STRONG = 2;
 
 /** The lexicon's reading as model features: each pattern matched, each aspect judged, how and how strongly (in the model's labels), the overall lean. */
-function lexiconFeatures(out: string[], patterns: readonly string[], aspects: ReadonlyMap<string, { score: number }>, score: number): string[] {
-  for (const p of patterns) out.push(p);
+function lexiconFeatures(out: string[], patterns: readonly Pattern[], aspects: ReadonlyMap<string, { score: number }>, score: number): string[] {
+  for (const p of patterns) out.push(p.feature);
   for (const [aspect, a] of aspects) {
     let r = READING.get(aspect);
     if (r === undefined) {
@@ -191,6 +191,8 @@ export class AspectAnalyser {
   private readonly readingRows = new Map<string, Int32Array>();
   /** Rows of "R:+", "R:-", "R:++", "R:--". */
   private readonly leanRows: Int32Array;
+  /** Per lexicon pattern (by id), its feature's row: found once, not per match. */
+  private readonly patternRows: Int32Array;
 
   /**
    * `model`: another trained model (cross-validation trains and scores its own). `bySums`: false
@@ -210,6 +212,7 @@ export class AspectAnalyser {
       ...(a.negative ?? []).map((p): LexEntry => [p.toLowerCase(), -1.5, a.id]),
     ]);
     this.matcher = new PhraseMatcher([...DOMAIN_LEXICON, ...GENERAL_LEXICON, ...cues, ...extraPolar], NEGATORS);
+    this.patternRows = Int32Array.from(this.matcher.patterns, (p) => model.row(p.feature));
   }
 
   /** Scratch for one clause's reading (per token: inside a match; which run between marks), reused rather than made per clause. */
@@ -219,6 +222,8 @@ export class AspectAnalyser {
   private clause(clause: string): ClauseResult {
     const { tokens, breaks } = tokenizeMarked(clause);
     const matches = this.matcher.scan(tokens);
+    // Nothing of the lexicon in it (a good share of clauses): none of the bookkeeping below.
+    if (matches.length === 0) return { score: 0, judging: [], aspects: new Map(), patterns: [], tokens, breaks };
     if (this.inMatch.length < tokens.length) {
       this.inMatch = new Uint8Array(2 * tokens.length);
       this.runs = new Uint16Array(2 * tokens.length);
@@ -235,7 +240,8 @@ export class AspectAnalyser {
     /** Per aspect, where its first mention starts. */
     const firstAt = new Map<string, number>();
     for (const m of matches) {
-      const phrase = tokens.slice(m.start, m.end).join(' ');
+      // Most matches are one word: that word, with no array made to join.
+      const phrase = m.end - m.start === 1 ? tokens[m.start]! : tokens.slice(m.start, m.end).join(' ');
       const run = runs[m.start]!;
       if (m.pattern.aspect) {
         const list = mentioned.get(m.pattern.aspect) ?? [];
@@ -299,7 +305,7 @@ export class AspectAnalyser {
       for (const [id, a] of aspects) if (!a.polar) aspects.delete(id);
     }
     const score = items.reduce((s, i) => s + i.value, 0);
-    return { score, judging: items.filter((i) => Math.sign(i.value) === Math.sign(score)).map((i) => i.phrase), aspects, patterns: matches.map((m) => m.pattern.feature), tokens, breaks };
+    return { score, judging: items.filter((i) => Math.sign(i.value) === Math.sign(score)).map((i) => i.phrase), aspects, patterns: matches.map((m) => m.pattern), tokens, breaks };
   }
 
   /** The lexicon's reading of a sentence: per clause and for the whole, per aspect its score and the phrases that carried it. */
@@ -360,10 +366,9 @@ export class AspectAnalyser {
 
   /** The model's rows of a sentence or clause (RowsReading), straight from its words and the lexicon's reading: the rows of featureView's strings, none of them made. */
   rowsOf(rows: Rows, text: string, tokens: readonly string[], breaks: Uint8Array, results: readonly ClauseResult[], aspects: ReadonlyMap<string, { score: number }>, score: number): number {
-    const m = this.model;
-    m.addText(rows, text, tokens, breaks, results.length > 1);
+    this.model.addText(rows, text, tokens, breaks, results.length > 1);
     for (const c of results) {
-      for (const p of c.patterns) rows.feature(m.row(p));
+      for (const p of c.patterns) rows.feature(this.patternRows[p.id]!);
     }
     return this.addReading(rows, aspects, score);
   }

@@ -1,3 +1,4 @@
+/** Finds the phrase lexicon's patterns (words, alternatives, gaps) in a clause's tokens, longest first at each position. */
 import type { LexEntry } from './lexicon.js';
 
 export interface Pattern {
@@ -10,6 +11,8 @@ export interface Pattern {
   text: string;
   /** The model feature of a match ("P:on time"). */
   feature: string;
+  /** Its place in PhraseMatcher.patterns. */
+  id: number;
 }
 
 export interface Match {
@@ -23,13 +26,16 @@ const GAP = 3;
 /** Patterns indexed by every word their first slot accepts, for a quick scan of a clause. */
 export class PhraseMatcher {
   private readonly byFirst = new Map<string, Pattern[]>();
+  /** Every pattern, by id: a reader keeps what it needs per pattern in an array rather than a map. */
+  readonly patterns: Pattern[] = [];
 
   constructor(entries: readonly LexEntry[], negators: ReadonlySet<string>) {
     for (const [text, polarity, aspect] of entries) {
       const slots = text.split(/\s+/).map((w) => (w === '*' ? null : new Set(w.split('|'))));
       const first = slots[0];
       if (!first) throw new Error(`lexicon pattern "${text}" must start with a word`);
-      const pattern: Pattern = { slots, polarity, aspect: aspect ?? null, fixed: [...first].some((w) => negators.has(w)), text, feature: `P:${text}` };
+      const pattern: Pattern = { slots, polarity, aspect: aspect ?? null, fixed: [...first].some((w) => negators.has(w)), text, feature: `P:${text}`, id: this.patterns.length };
+      this.patterns.push(pattern);
       for (const w of first) {
         const list = this.byFirst.get(w) ?? [];
         list.push(pattern);
@@ -59,14 +65,21 @@ export class PhraseMatcher {
     const out: Match[] = [];
     let i = 0;
     while (i < tokens.length) {
-      let best: Match | null = null;
-      for (const pattern of this.byFirst.get(tokens[i]!) ?? []) {
-        const end = this.matchAt(tokens, pattern.slots, 0, i);
-        if (end > i && (!best || end > best.end)) best = { pattern, start: i, end };
+      const candidates = this.byFirst.get(tokens[i]!);
+      let best: Pattern | null = null;
+      let bestEnd = i;
+      if (candidates !== undefined) {
+        for (const pattern of candidates) {
+          const end = this.matchAt(tokens, pattern.slots, 0, i);
+          if (end > bestEnd) {
+            best = pattern;
+            bestEnd = end;
+          }
+        }
       }
       if (best) {
-        out.push(best);
-        i = best.end;
+        out.push({ pattern: best, start: i, end: bestEnd });
+        i = bestEnd;
       } else i++;
     }
     return out;

@@ -143,10 +143,10 @@ function verdict3(pos: number, neg: number, neu: number, places = 3): { polarity
 interface Index {
   /** Single feature -> row number. */
   rows: Map<string, number>;
-  /** Word pairs: every first word and every second word numbered, a pair's row offset in `weights` under pairKey(first, second). */
+  /** Word pairs: every first word and every second word numbered, and each pair's row offset in `weights` by the two numbers. */
   firsts: Map<string, number>;
   seconds: Map<string, number>;
-  pairRows: Map<number, number>;
+  pairs: PairTable;
   count: number;
   weights: Float32Array | Int16Array;
   scale: number;
@@ -158,16 +158,64 @@ function pairAt(f: string): number {
   return space < 1 || f.indexOf(' ', space + 1) >= 0 || f.startsWith('P:') ? -1 : space;
 }
 
-/** A pair's key in Index.pairRows: numbers, so reading a pair costs no string lookup (the words' numbers are found once per distinct word). */
-const pairKey = (first: number, second: number): number => first * PAIR_SECONDS + second;
-/** Room for this many distinct second words: keys stay small integers (first * 2^15 + second < 2^30). */
+/** Room for this many distinct second words: a pair's key, first * 2^15 + second, stays a small integer (< 2^30). */
 const PAIR_SECONDS = 2 ** 15;
+
+/**
+ * Word pairs' row offsets by their two words' numbers, in one open-addressing hash table of two
+ * typed arrays: a look-up is a multiply and a probe or two in contiguous memory, where a Map of
+ * 50,000 entries (or a search of per-word tables) cost more per word of every sentence.
+ */
+class PairTable {
+  /** first * PAIR_SECONDS + second, or -1 for a free slot. */
+  private readonly keys: Int32Array;
+  private readonly offsets: Int32Array;
+  private readonly shift: number;
+  private readonly mask: number;
+
+  constructor(pairs: readonly (readonly [first: number, second: number, offset: number])[]) {
+    // At most half full, so a probe rarely goes past the first slot.
+    const bits = Math.max(4, Math.ceil(Math.log2(2 * pairs.length + 1)));
+    this.keys = new Int32Array(2 ** bits).fill(-1);
+    this.offsets = new Int32Array(2 ** bits);
+    this.shift = 32 - bits;
+    this.mask = 2 ** bits - 1;
+    for (const [first, second, offset] of pairs) {
+      let slot = this.slot(first * PAIR_SECONDS + second);
+      while (this.keys[slot] !== -1) slot = (slot + 1) & this.mask;
+      this.keys[slot] = first * PAIR_SECONDS + second;
+      this.offsets[slot] = offset;
+    }
+  }
+
+  private slot(key: number): number {
+    return Math.imul(key, 0x9e3779b1) >>> this.shift;
+  }
+
+  /** The pair's row offset, or NONE. */
+  get(first: number, second: number): number {
+    const key = first * PAIR_SECONDS + second;
+    for (let slot = this.slot(key); ; slot = (slot + 1) & this.mask) {
+      const k = this.keys[slot]!;
+      if (k === key) return this.offsets[slot]!;
+      if (k === -1) return NONE;
+    }
+  }
+
+  /** Every pair: its first and second word's numbers and its row offset. */
+  *entries(): Generator<[first: number, second: number, offset: number]> {
+    for (let slot = 0; slot < this.keys.length; slot++) {
+      const k = this.keys[slot]!;
+      if (k !== -1) yield [Math.floor(k / PAIR_SECONDS), k % PAIR_SECONDS, this.offsets[slot]!];
+    }
+  }
+}
 
 function indexOf(features: readonly string[], weights: Float32Array | Int16Array, scale: number, width: number): Index {
   const rows = new Map<string, number>();
   const firsts = new Map<string, number>();
   const seconds = new Map<string, number>();
-  const pairRows = new Map<number, number>();
+  const pairs: [number, number, number][] = [];
   const numbered = (words: Map<string, number>, w: string): number => {
     let n = words.get(w);
     if (n === undefined) words.set(w, (n = words.size));
@@ -179,10 +227,10 @@ function indexOf(features: readonly string[], weights: Float32Array | Int16Array
       rows.set(f, i);
       return;
     }
-    pairRows.set(pairKey(numbered(firsts, f.slice(0, space)), numbered(seconds, f.slice(space + 1))), i * width);
+    pairs.push([numbered(firsts, f.slice(0, space)), numbered(seconds, f.slice(space + 1)), i * width]);
   });
   if (seconds.size > PAIR_SECONDS || firsts.size > PAIR_SECONDS) throw new Error(`the model has more distinct words in pairs (${firsts.size}, ${seconds.size}) than pair keys have room for (${PAIR_SECONDS})`);
-  return { rows, firsts, seconds, pairRows, count: features.length, weights, scale };
+  return { rows, firsts, seconds, pairs: new PairTable(pairs), count: features.length, weights, scale };
 }
 
 /** Width of a row: detection (A), review (3), polarity (3 + 3A). */
@@ -243,7 +291,7 @@ export class AspectModel {
   private readonly scale: number;
   private readonly firsts: Map<string, number>;
   private readonly seconds: Map<string, number>;
-  private readonly pairRows: Map<number, number>;
+  private readonly pairTable: PairTable;
   private pairStrings: Pairs | undefined;
   private readonly width: number;
   private readonly P: number;
@@ -288,7 +336,7 @@ export class AspectModel {
     this.rows = index.rows;
     this.firsts = index.firsts;
     this.seconds = index.seconds;
-    this.pairRows = index.pairRows;
+    this.pairTable = index.pairs;
     this.weights = index.weights;
     this.scale = index.scale;
     this.bias = this.row('bias');
@@ -371,7 +419,9 @@ export class AspectModel {
     const secondWords: string[] = [];
     for (const [w, n] of this.firsts) firstWords[n] = w;
     for (const [w, n] of this.seconds) secondWords[n] = w;
-    return [...this.pairRows].map(([key, at]) => [firstWords[Math.floor(key / PAIR_SECONDS)]!, secondWords[key % PAIR_SECONDS]!, at]);
+    const out: [string, string, number][] = [];
+    for (const [first, second, at] of this.pairTable.entries()) out.push([firstWords[first]!, secondWords[second]!, at]);
+    return out;
   }
 
   /** For a word's own features, which never hold a space (so are never pairs, which `rows` leaves out). */
@@ -385,7 +435,7 @@ export class AspectModel {
     if (space < 0) return NONE;
     const first = this.firsts.get(feature.slice(0, space));
     const second = this.seconds.get(feature.slice(space + 1));
-    return first === undefined || second === undefined ? NONE : (this.pairRows.get(pairKey(first, second)) ?? NONE);
+    return first === undefined || second === undefined ? NONE : this.pairTable.get(first, second);
   }
 
   /** The sentence's rows, emptied: valid until the next call. */
@@ -433,7 +483,7 @@ export class AspectModel {
       if (at >= 0) rows.word(at);
       if (e.first !== NONE && i + 1 < n) {
         const second = entries[i + 1]!.second;
-        if (second !== NONE) rows.feature(this.pairRows.get(pairKey(e.first, second)) ?? NONE);
+        if (second !== NONE) rows.feature(this.pairTable.get(e.first, second));
       }
     }
     for (let c = 0; c < CUES.length; c++) if (cues & CUES[c]![0]) rows.feature(this.cueRows[c]!);

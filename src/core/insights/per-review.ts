@@ -130,6 +130,13 @@ const hasSpace = (p: string) => p.includes(' ');
  */
 const orNone = <T>(xs: T[]): readonly T[] => (xs.length ? Object.freeze(xs) : EMPTY);
 
+/** The phrases of the hits on the side of `polarity`, each once, in the order they come. */
+function agreeingPhrases(hits: readonly AspectHit[], polarity: Polarity): string[] {
+  const out: string[] = [];
+  for (const h of hits) if (h.polarity === polarity) for (const p of h.phrases) if (!out.includes(p)) out.push(p);
+  return out;
+}
+
 function sameStrings(a: readonly string[], b: readonly string[]): boolean {
   if (a.length !== b.length) return false;
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
@@ -153,6 +160,8 @@ export class ReviewAnalyser {
    * carry no phrase or one common one ("on time"), and there are four per review (18 MiB at 100k).
    */
   private readonly judgements = new Map<string, Judgement>();
+  /** The judgements that quote no phrase, per aspect and polarity: at most three per aspect, so outside the budget. */
+  private readonly bare = new Map<string, Partial<Record<Polarity, Judgement>>>();
   /** Estimated bytes of `strings` and `judgements` (SHARING_BYTES bounds them). */
   private stringBytes = 0;
   private judgementBytes = 0;
@@ -183,6 +192,12 @@ export class ReviewAnalyser {
   }
 
   private judgement(aspect: string, polarity: Polarity, phrases: readonly string[]): Judgement {
+    // Most judgements quote nothing: those are found by aspect and polarity, with no key string made.
+    if (phrases.length === 0) {
+      let byPolarity = this.bare.get(aspect);
+      if (byPolarity === undefined) this.bare.set(aspect, (byPolarity = {}));
+      return (byPolarity[polarity] ??= Object.freeze({ aspect, polarity, phrases: EMPTY }));
+    }
     const key = `${aspect}\n${polarity}\n${phrases.join('\n')}`;
     const known = this.judgements.get(key);
     if (known !== undefined) return known;
@@ -247,7 +262,7 @@ export class ReviewAnalyser {
       basis: overall ? 'text' : 'rating',
       // The phrases of the sentences that agree with the review's verdict on the aspect: praise quoted
       // for a complaint ("ignored my calls" as communication praise) would say the opposite of the verdict.
-      aspects: orNone([...byAspect].map(([aspect, e]) => this.judgement(aspect, e.polarity, [...new Set(e.hits.flatMap((h) => (h.polarity === e.polarity ? h.phrases : [])))]))),
+      aspects: orNone([...byAspect].map(([aspect, e]) => this.judgement(aspect, e.polarity, agreeingPhrases(e.hits, e.polarity)))),
       technicians: text ? orNone(this.matchers.technicians.filter((t) => t.re.test(text)).map((t) => t.name)) : EMPTY,
       services: text ? orNone(this.matchers.services.filter((s) => s.re.test(text)).map((s) => s.id)) : EMPTY,
       problems: text ? orNone(this.matchers.problems.filter((p) => p.re.test(text)).map((p) => p.id)) : EMPTY,
