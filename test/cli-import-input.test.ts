@@ -315,6 +315,8 @@ describe('reviewcast import: the CSV header', () => {
       ['reply-twice.csv', 'author,rating,date,source,owner_reply_text,Owner Reply Text\nA,5,2026-01-01,google,Thanks,Cheers\n', 'owner_reply_text (as "owner_reply_text" and "Owner Reply Text": spaces and hyphens between words read as underscores)'],
       ['id-twice.csv', 'Source ID,author,rating,date,source,source-id\nx,A,5,2026-01-01,google,y\n', 'source_id (as "Source ID" and "source-id": spaces and hyphens between words read as underscores)'],
       ['two-twice.csv', 'author,rating,date,source,Owner Reply Date,owner-reply-date,AUTHOR\nA,5,2026-01-01,google,,,B\n', 'author, owner_reply_date (as "Owner Reply Date" and "owner-reply-date": spaces and hyphens between words read as underscores)'],
+      // Neither cell writes the column's own name, though they differ only in case: both are still said.
+      ['case-twice.csv', 'author,rating,date,source,Owner Reply Text,owner reply text\nA,5,2026-01-01,google,Thanks,Cheers\n', 'owner_reply_text (as "Owner Reply Text" and "owner reply text": spaces and hyphens between words read as underscores)'],
     ] as const) {
       const { res } = await importing(dir, name, content, ['--replace'], env);
       assert.equal(res.code, 1, `${name}: ${res.stderr}`);
@@ -543,10 +545,10 @@ describe('reviewcast import: white space around values and texts', () => {
     assert.deepEqual([got.get('Gus')?.text, got.get('Gus')?.reply, got.get('Hal')?.text, got.get('Hal')?.reply], ['Good.', 'Thanks\nGus', 'Fine', null]);
   });
 
-  it('JSON: a reply of white space alone is refused as empty; other values are taken as written, spaces and all; a Google comment that is no text is refused', async () => {
+  it('JSON: an empty reply is refused; other values are taken as written, spaces and all; a Google comment that is no text is refused', async () => {
     const { dir, db, env, before } = await seeded();
     const json = [
-      { author: 'Eve', rating: 5, date: '2026-03-01', source: 'google', owner_reply: { text: ' \r\n ', date: '2026-03-02' } },
+      { author: 'Eve', rating: 5, date: '2026-03-01', source: 'google', owner_reply: { text: '', date: '2026-03-02' } },
       { author: 'Fay', rating: 4, date: ' 2026-03-01', source: 'google' },
     ];
     const { res } = await importing(dir, 'bad.json', JSON.stringify(json), [], env);
@@ -558,6 +560,19 @@ describe('reviewcast import: white space around values and texts', () => {
     assert.equal(gbp.res.code, 1);
     assert.match(gbp.res.stderr, /^ {2}record 1 \(reviews\[0\], reviewId g-4\), field comment: must be text \(a string\); given 5$/m);
     assert.deepEqual(await contents(db), before);
+  });
+
+  it('JSON: a reply of white space alone is kept as before these rules (line breaks LF), so a store holding one re-imports its export unchanged', async () => {
+    const { dir, db, env } = await seeded();
+    const json = [{ author: 'Eve', rating: 5, date: '2026-03-01', source: 'google', owner_reply: { text: ' \r\n ', date: '2026-03-02' } }];
+    const first = await importing(dir, 'blank-reply.json', JSON.stringify(json), [], env);
+    assert.equal(first.res.code, 0, first.res.stderr);
+    assert.equal((await byAuthor(db)).get('Eve')?.reply, ' \n ');
+    const exported = await runCli(['export', join(dir, 'export.json')], env);
+    assert.equal(exported.code, 0, exported.stderr);
+    const again = await runCli(['import', join(dir, 'export.json'), '--dry-run'], env);
+    assert.equal(again.code, 0, again.stderr);
+    assert.match(again.stdout, /would be 0 added, 0 updated, 0 removed, 5 unchanged/);
   });
 
   it('validation tidies the texts of any format\'s records before their ids are derived', () => {

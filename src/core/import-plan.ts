@@ -121,7 +121,10 @@ function tidyTexts(value: unknown): void {
   const review = value as { text?: unknown; owner_reply?: unknown };
   if (typeof review.text === 'string') review.text = tidyText(review.text);
   const reply = review.owner_reply as { text?: unknown } | null | undefined;
-  if (reply !== null && typeof reply === 'object' && typeof reply.text === 'string') reply.text = tidyText(reply.text);
+  // A reply of white space alone keeps it (only its line breaks made LF), to be judged as before
+  // these rules (an empty one is refused, a blank one kept): an export of a store that holds one
+  // re-imports unchanged.
+  if (reply !== null && typeof reply === 'object' && typeof reply.text === 'string') reply.text = reply.text.trim() === '' ? lineBreaksAsLf(reply.text) : tidyText(reply.text);
 }
 
 /** The fields a review may have, named when a record holds others. */

@@ -185,13 +185,13 @@ function notCsv(err: CsvError, { line, columns, separator }: { line: number; col
 const cut = (cell: string) => (cell.length > 40 ? `${cell.slice(0, 37)}...` : cell);
 
 /**
- * How a header writes a column it names more than once, where that is not the same name in
- * another case: "owner_reply_text" and "Owner Reply Text" read alike, which the operator may
- * not expect.
+ * How a header writes a column it names more than once, unless every cell writes the column's
+ * own name (in any case): "owner_reply_text" and "Owner Reply Text", or "Owner Reply Text" and
+ * "owner reply text", read alike, which the operator may not expect.
  */
 function spelt(column: Column, names: string[], columns: (Column | undefined)[]): string {
   const written = [...new Set(names.filter((_, i) => columns[i] === column))];
-  if (new Set(written.map((n) => n.toLowerCase())).size === 1) return '';
+  if (written.every((n) => n.trim().toLowerCase() === column)) return '';
   return ` (as ${written.map((n) => `"${cut(n)}"`).join(' and ')}: spaces and hyphens between words read as underscores)`;
 }
 
@@ -243,8 +243,8 @@ function recordOf(header: Header, cells: string[], where: string): ParsedImport[
       );
     }
   });
-  // Every cell without the white space at its ends: the parser trims only spaces and tabs
-  // outside double quotes, and a padded cell may be quoted or padded with other white space
+  // Every cell without the white space at its ends: the parser trims only around double quotes
+  // and only ASCII white space, and a padded cell may be quoted or padded with other white space
   // (a no-break space). A cell of white space alone is empty, "not given". Texts keep their
   // inner white space; validation tidies their line breaks, as in every format.
   const cell = (c: Column) => record[c]?.trim() || undefined;

@@ -160,7 +160,7 @@ export class ReviewAnalyser {
    * carry no phrase or one common one ("on time"), and there are four per review (18 MiB at 100k).
    */
   private readonly judgements = new Map<string, Judgement>();
-  /** The judgements that quote no phrase, per aspect and polarity: at most three per aspect, so outside the budget. */
+  /** The judgements that quote no phrase, per aspect and polarity (in the judgements' budget). */
   private readonly bare = new Map<string, Partial<Record<Polarity, Judgement>>>();
   /** Estimated bytes of `strings` and `judgements` (SHARING_BYTES bounds them). */
   private stringBytes = 0;
@@ -195,7 +195,13 @@ export class ReviewAnalyser {
     // Most judgements quote nothing: those are found by aspect and polarity, with no key string made.
     if (phrases.length === 0) {
       let byPolarity = this.bare.get(aspect);
-      if (byPolarity === undefined) this.bare.set(aspect, (byPolarity = {}));
+      if (byPolarity === undefined) {
+        // Counted in the judgements' budget like the others (an operator may add any number of aspects).
+        const bytes = sharedBytes(aspect) + 3 * 96;
+        if (this.judgementBytes + bytes > this.budget.judgements) this.forgetJudgements();
+        this.bare.set(aspect, (byPolarity = {}));
+        this.judgementBytes += bytes;
+      }
       return (byPolarity[polarity] ??= Object.freeze({ aspect, polarity, phrases: EMPTY }));
     }
     const key = `${aspect}\n${polarity}\n${phrases.join('\n')}`;
@@ -203,14 +209,17 @@ export class ReviewAnalyser {
     if (known !== undefined) return known;
     // The key, the frozen object and its array, and its phrases: `strings` may let go of them first, the judgement holds them still.
     const bytes = sharedBytes(key) + 96 + phrases.reduce((n, p) => n + 8 + sharedBytes(p), 0);
-    if (this.judgementBytes + bytes > this.budget.judgements) {
-      this.judgements.clear();
-      this.judgementBytes = 0;
-    }
+    if (this.judgementBytes + bytes > this.budget.judgements) this.forgetJudgements();
     const made = Object.freeze({ aspect, polarity, phrases: orNone(phrases.map((p) => this.intern(p))) });
     this.judgements.set(key, made);
     this.judgementBytes += bytes;
     return made;
+  }
+
+  private forgetJudgements(): void {
+    this.judgements.clear();
+    this.bare.clear();
+    this.judgementBytes = 0;
   }
 
   /** What is held for sharing: entries and estimated bytes of the strings and the judgements. */
