@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import { describe, it } from 'node:test';
 import { builtCli, freePort, ROOT } from './helpers.js';
 import { waitUntilServing } from './serve.js';
@@ -34,27 +34,33 @@ function namespacesMissing(): string | false {
 /**
  * The unit's file-system sandbox, rebuilt in a private mount namespace, then the command: the
  * database's parent folder is a fresh tmpfs (the host's is never touched) in which the folder is
- * made as the unit's comment says; ProtectSystem=strict turns every writable mount but /proc, /sys
- * and /dev read-only; each ReadWritePaths= folder is bound writable again; PrivateTmp=true gives a
- * private /tmp and /var/tmp.
+ * made as the unit's comment says, and the checkout is bound in beside it as the release it runs
+ * (a checkout under /tmp would be hidden by the private /tmp); ProtectSystem=strict turns every
+ * writable mount but /proc, /sys and /dev read-only; each ReadWritePaths= folder is bound writable
+ * again; PrivateTmp=true gives a private /tmp and /var/tmp.
  */
 const SANDBOX = `set -e
 mount -t tmpfs tmpfs "$PARENT"
 install -d -m 750 "$FOLDER"
+mkdir "$PARENT/release"
+mount --bind "$CHECKOUT" "$PARENT/release"
 for m in $(awk '$6 ~ /(^|,)rw(,|$)/ {print $5}' /proc/self/mountinfo); do
   case "$m" in /proc|/proc/*|/sys|/sys/*|/dev|/dev/*) ;; *) mount -o remount,bind,ro "$m" ;; esac
 done
 for p in $READ_WRITE; do mount --bind "$p" "$p"; mount -o remount,bind,rw "$p"; done
 mount -t tmpfs tmpfs /tmp
 mount -t tmpfs tmpfs /var/tmp
+cd "$PARENT/release"
 exec "$@"`;
 
 /** `reviewcast serve` on the unit's SQLite file inside the sandbox, with the writable folders given. */
 async function serveSandboxed(readWrite: string[]) {
   const port = await freePort();
-  const child = spawn('unshare', ['--mount', '--propagation', 'private', 'sh', '-c', SANDBOX, 'sandbox', process.execPath, builtCli(), 'serve'], {
+  const parent = dirname(dirname(unitDatabase!));
+  const cli = join(parent, 'release', relative(ROOT, builtCli()));
+  const child = spawn('unshare', ['--mount', '--propagation', 'private', 'sh', '-c', SANDBOX, 'sandbox', process.execPath, cli, 'serve'], {
     cwd: ROOT,
-    env: { ...process.env, PARENT: dirname(dirname(unitDatabase!)), FOLDER: dirname(unitDatabase!), READ_WRITE: readWrite.join(' '), DATABASE_URL: unitDatabase!, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn' },
+    env: { ...process.env, PARENT: parent, FOLDER: dirname(unitDatabase!), CHECKOUT: ROOT, READ_WRITE: readWrite.join(' '), DATABASE_URL: unitDatabase!, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
