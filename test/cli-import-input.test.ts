@@ -65,6 +65,16 @@ async function importing(dir: string, name: string, content: string | Buffer, ar
   return { file, res: await runCli(['import', file, ...args], env) };
 }
 
+/** Each file, imported with --dry-run, is accepted without a word on stderr and would do what `said` says. */
+async function dryRunsSay(dir: string, env: Record<string, string>, files: readonly (readonly [name: string, content: string])[], said: string) {
+  for (const [name, content] of files) {
+    const { res } = await importing(dir, name, content, ['--dry-run'], env);
+    assert.equal(res.code, 0, `${name}: ${res.stderr}`);
+    assert.equal(res.stderr, '', name);
+    assert.equal(res.stdout, said, name);
+  }
+}
+
 const USAGE_START = "reviewcast: publish one business's customer reviews\n";
 
 describe('reviewcast import: an empty file', () => {
@@ -373,16 +383,12 @@ describe('reviewcast import: CSV that does not parse', () => {
 describe('reviewcast import: CSV as spreadsheets write it', () => {
   it('column names match in any case and with spaces around them, silently; errors name them as the file spells them', async () => {
     const { dir, env } = await seeded();
-    for (const [name, content] of [
+    const files = [
       ['capitals.csv', 'Author,Rating,Date,Text,Source,Owner_Reply_Text,OWNER_REPLY_DATE\nEve,5,2026-03-01,Great,google,Thanks,2026-03-02\n'],
       ['spaced.csv', 'author, rating, date, text, source \nEve,5,2026-03-01,Great,google\n'],
       ['spaced-semicolons.csv', 'Author; Rating; Date; Text; Source\nEve;5;2026-03-01;Great;google\n'],
-    ] as const) {
-      const { res } = await importing(dir, name, content, ['--dry-run'], env);
-      assert.equal(res.code, 0, `${name}: ${res.stderr}`);
-      assert.equal(res.stderr, '', name);
-      assert.equal(res.stdout, 'dry run, nothing written: would be 1 added, 0 updated, 0 removed, 0 unchanged\n', name);
-    }
+    ] as const;
+    await dryRunsSay(dir, env, files, 'dry run, nothing written: would be 1 added, 0 updated, 0 removed, 0 unchanged\n');
     const bad = await importing(dir, 'bad.csv', 'Author, Rating ,Date,Source,OWNER_REPLY_DATE\nEve,five,2026-03-01,google,tomorrow\n', ['--dry-run'], env);
     assert.equal(bad.res.code, 1);
     assert.match(bad.res.stderr, /^ {2}record 1 \(CSV line 2\), field Rating: must be a whole number from 1 to 5; given "five"$/m);
@@ -395,15 +401,12 @@ describe('reviewcast import: CSV as spreadsheets write it', () => {
 
   it('empty header cells over empty cells (Excel\'s trailing columns) are left out; one over a value is refused, naming its column', async () => {
     const { dir, db, env, before } = await seeded();
-    for (const [name, content] of [
+    const files = [
       ['trailing.csv', 'author,rating,date,text,source,,\r\nEve,5,2026-03-01,Great,google,,\r\nFay,4,2026-03-02,"Fine, ok",yelp,,\r\n'],
       ['trailing-semicolons.csv', 'author;rating;date;text;source;;\r\nEve;5;2026-03-01;Great;google;;\r\nFay;4;2026-03-02;Fine, ok;yelp; ;\r\n'],
       ['between.csv', 'author,,rating,date,text,source\nEve,,5,2026-03-01,Great,google\nFay,,4,2026-03-02,"Fine, ok",yelp\n'],
-    ] as const) {
-      const { res } = await importing(dir, name, content, ['--dry-run'], env);
-      assert.equal(res.code, 0, `${name}: ${res.stderr}`);
-      assert.equal(res.stdout, 'dry run, nothing written: would be 2 added, 0 updated, 0 removed, 0 unchanged\n', name);
-    }
+    ] as const;
+    await dryRunsSay(dir, env, files, 'dry run, nothing written: would be 2 added, 0 updated, 0 removed, 0 unchanged\n');
     const { res } = await importing(dir, 'value.csv', 'author,rating,date,text,source,,\nEve,5,2026-03-01,Great,google,,\nFay,4,2026-03-02,Fine,yelp,,extra note\n', [], env);
     assert.equal(res.code, 1);
     assert.equal(
@@ -443,18 +446,15 @@ describe('reviewcast import: line breaks inside texts', () => {
     const eve = (await byAuthor(db)).get('Eve')!;
     const same = 'dry run, nothing written: would be 0 added, 0 updated, 0 removed, 1 unchanged\n';
     const withId = `id,${windows.replace('\r\nEve,', `\r\n${eve.id},Eve,`)}`;
-    for (const [name, content] of [
+    const files = [
       // Without an id column the id derives from the text: not a second review.
       ['unix.csv', windows.replaceAll('\r\n', '\n')],
       // With one, not an update.
       ['unix-id.csv', withId.replaceAll('\r\n', '\n')],
       ['mac.csv', windows.replaceAll('\r\n', '\r')],
       ['windows.json', JSON.stringify([{ author: 'Eve', rating: 5, date: '2026-03-01', text: 'Came on time.\r\nFixed it.', source: 'google', owner_reply: { text: 'Thanks!\r\nSee you', date: '2026-03-02' } }])],
-    ] as const) {
-      const { res } = await importing(dir, name, content, ['--dry-run'], env);
-      assert.equal(res.code, 0, `${name}: ${res.stderr}`);
-      assert.equal(res.stdout, same, name);
-    }
+    ] as const;
+    await dryRunsSay(dir, env, files, same);
     assert.deepEqual([eve.text, eve.reply], ['Came on time.\nFixed it.', 'Thanks!\nSee you']);
     // Google's texts too, whose translated comments keep the original after "(Original)".
     const google = { reviews: [{ reviewId: 'g-1', reviewer: { displayName: 'Fay' }, starRating: 'FOUR', createTime: '2026-03-03T10:00:00Z', comment: 'Quick.\r\n\r\n(Original)\r\nRapide.\r\nBien.', reviewReply: { comment: 'Merci\r\nFay', updateTime: '2026-03-04T10:00:00Z' } }] };
@@ -470,16 +470,13 @@ describe('reviewcast import: white space around values and texts', () => {
     const { dir, db, env, before } = await seeded();
     const unchanged = (n: number) => `dry run, nothing written: would be 0 added, 0 updated, 0 removed, ${n} unchanged\n`;
     // FOUR as typed by hand, by a spreadsheet that pads cells, and with semicolons.
-    for (const [name, content] of [
+    const files = [
       ['typed.csv', FOUR.replaceAll(',', ', ')],
       ['padded.csv', FOUR.replaceAll(',', ' ,\t').replaceAll('\n', ' \n')],
       ['quoted.csv', FOUR.split('\n').map((line) => line.split(',').map((c) => (c === '' ? c : `" ${c} "`)).join(',')).join('\n')],
       ['semicolons.csv', FOUR.replaceAll(',', '; ')],
-    ] as const) {
-      const { res } = await importing(dir, name, content, ['--dry-run'], env);
-      assert.equal(res.code, 0, `${name}: ${res.stderr}`);
-      assert.equal(res.stdout, unchanged(4), name);
-    }
+    ] as const;
+    await dryRunsSay(dir, env, files, unchanged(4));
     assert.deepEqual(await contents(db), before);
     // Every column: one review from a tidy file, then the same typed with spaces, unchanged.
     const header = 'id,author,author_avatar_url,rating,date,text,source,source_url,owner_reply_text,owner_reply_date,verified';
