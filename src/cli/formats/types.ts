@@ -13,4 +13,3 @@ export interface ParsedImport {
 export class ImportFileError extends Error {
   override name = 'ImportFileError';
 }
-

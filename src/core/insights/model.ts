@@ -181,9 +181,10 @@ class PairTable {
     this.shift = 32 - bits;
     this.mask = 2 ** bits - 1;
     for (const [first, second, offset] of pairs) {
-      let slot = this.slot(first * PAIR_SECONDS + second);
+      const key = first * PAIR_SECONDS + second;
+      let slot = this.slot(key);
       while (this.keys[slot] !== -1) slot = (slot + 1) & this.mask;
-      this.keys[slot] = first * PAIR_SECONDS + second;
+      this.keys[slot] = key;
       this.offsets[slot] = offset;
     }
   }
