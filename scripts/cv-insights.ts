@@ -1,14 +1,15 @@
 /** Leave-one-writer-out cross-validation of the aspect model (`npm run cv:insights`).
  * For each training file, a model trained on the others is scored on it; and one trained on all of them is scored on
  * eval/absa-test-b.tsv. How training choices are made (the dev set is never looked at here).
- * Usage: npm run cv:insights [-- epochs=30 l2=0.002 starsDrop=0.5 perAspect=1 add=e,f drop=a only=a,b starless=none backed=1,0.8 also=stars,short]
+ * Usage: npm run cv:insights [-- epochs=30 l2=0.002 starsDrop=0.5 perAspect=1 add=e,f drop=a only=a,b starless=none backed=1,0.8 secondary=0,0.5,1 thresholds=0.35,0.25,... also=stars,short]
  * (`add`: more writers' files as folds, by letter; `drop`: leave some out; `starless`: the writers who
  * wrote against the stars on purpose, in every fold's training without their stars and not in the
  * review part, held out of none (by default those the model is trained with, STARLESS_FILES;
  * `none` for no such writers); `only`: hold out only
  * these writers (every file still trains the other folds), to compare with an earlier run's
- * folds in less time; `backed`, which only acts at inference, scores the same models at each
- * value given; `also`: eval files, by name, the model trained on every writer is scored on too, beside test-b.)
+ * folds in less time; `backed` and `secondary`, which only act at inference, score the same models at each
+ * value given (every pair of them); `thresholds`, nine per-aspect thresholds in the corpus's aspect order
+ * every fold is scored at (the shipped model's, to choose an inference setting for it), instead of `threshold` for all; `also`: eval files, by name, the model trained on every writer is scored on too, beside test-b.)
  */
 import { CORPUS_ASPECTS, readCorpus, type Row } from './lib/absa-corpus.js';
 import { STARLESS_FILES, TRAINING_FILES, writerFile } from './lib/absa-files.js';
@@ -26,6 +27,8 @@ let perAspect = false;
 let files = [...TRAINING_FILES];
 let starlessFiles = [...STARLESS_FILES];
 let backed = [settings.backed];
+let secondary = [settings.secondary];
+let thresholds: number[] | null = null;
 let only: string[] | null = null;
 let also: string[] = [];
 for (const arg of process.argv.slice(2)) {
@@ -33,6 +36,8 @@ for (const arg of process.argv.slice(2)) {
   if (k === 'perAspect') perAspect = v === '1';
   else if (k === 'add' && v) files.push(...v.split(',').map(writerFile));
   else if (k === 'backed' && v) backed = v.split(',').map(Number);
+  else if (k === 'secondary' && v) secondary = v.split(',').map(Number);
+  else if (k === 'thresholds' && v) thresholds = v.split(',').map(Number);
   else if (k === 'only' && v) only = v.split(',').map(writerFile);
   else if (k === 'also' && v) also = v.split(',').map(evalFile);
   else if (k === 'starless' && v) starlessFiles = v === 'none' ? [] : v.split(',').map(writerFile);
@@ -40,6 +45,10 @@ for (const arg of process.argv.slice(2)) {
   else if (k && v && k in settings) (settings as unknown as Record<string, number>)[k] = Number(v);
   else throw new Error(`unknown argument ${arg}`);
 }
+if (thresholds && (thresholds.length !== CORPUS_ASPECTS.length || thresholds.some((t) => !(t > 0 && t < 1)))) {
+  throw new Error(`thresholds= takes ${CORPUS_ASPECTS.length} numbers between 0 and 1 (${CORPUS_ASPECTS.join(', ')})`);
+}
+if (thresholds && perAspect) throw new Error('thresholds= and perAspect=1 both set the thresholds; give one');
 // A writer both held out and in every fold's training would be scored on its own rows.
 const both = files.filter((f) => starlessFiles.includes(f));
 if (both.length) throw new Error(`${both.join(', ')}: both a fold and starless; leave it out of one (starless=none, or starless= naming the others)`);
@@ -57,30 +66,31 @@ const folds: { name: string; train: Row[][]; test: Row[] }[] = heldOut.map((held
 folds.push({ name: 'all -> eval/absa-test-b.tsv', train: sets.map((s) => s.rows), test: testB });
 const extra = also.map((f) => ({ name: `all -> ${f}`, rows: readCorpus(path(f)) }));
 
-const results = new Map(backed.map((b) => [b, {} as Record<string, Figures>]));
+const results = new Map(backed.flatMap((b) => secondary.map((d) => [`backed ${b}, secondary ${d}`, { backed: b, secondary: d, figures: {} as Record<string, Figures> }] as const)));
 for (const f of folds) {
   let model = trainModel([...f.train.flat(), ...starless], settings).model;
+  if (thresholds) model = model.withThresholds(thresholds);
   // Per-aspect thresholds chosen inside the fold, across its own writers only (needs two or more).
   if (perAspect && f.train.length >= 2) {
     const { thresholds } = chooseThresholds(f.train, settings, starless);
     console.log(`${f.name}: thresholds ${CORPUS_ASPECTS.map((a, k) => `${a} ${thresholds[k]}`).join(', ')}`);
     model = model.withThresholds(thresholds);
   }
-  for (const [b, r] of results) {
-    const analyser = scorer(model.withThresholds(model.thresholds, b));
-    r[f.name] = score(analyser, f.test, true).figures;
+  for (const [name, r] of results) {
+    const analyser = scorer(model.withThresholds(model.thresholds, r.backed, r.secondary));
+    r.figures[f.name] = score(analyser, f.test, true).figures;
     // The last fold's model is the one trained on every writer; the extra files are not folds.
     if (f !== folds.at(-1)) continue;
     for (const e of extra) {
       const s = score(analyser, e.rows, true);
-      console.log(`backed ${b}, ${e.name}: ${JSON.stringify(s.figures)}; against the stars ${s.againstStars.right}/${s.againstStars.of}`);
+      console.log(`${name}, ${e.name}: ${JSON.stringify(s.figures)}; against the stars ${s.againstStars.right}/${s.againstStars.of}`);
     }
   }
 }
 const keys = ['aspect_f1', 'polarity_accuracy', 'review_polarity'] as const;
-for (const [b, r] of results) {
-  console.log(JSON.stringify({ ...settings, backed: b, perAspect, files, starless: starlessFiles }));
-  console.table(r);
-  const mean = Object.fromEntries(keys.map((k) => [k, Math.round((Object.values(r).reduce((s, x) => s + (x[k] ?? 0), 0) / folds.length) * 1000) / 1000]));
+for (const r of results.values()) {
+  console.log(JSON.stringify({ ...settings, backed: r.backed, secondary: r.secondary, perAspect, files, starless: starlessFiles }));
+  console.table(r.figures);
+  const mean = Object.fromEntries(keys.map((k) => [k, Math.round((Object.values(r.figures).reduce((s, x) => s + (x[k] ?? 0), 0) / folds.length) * 1000) / 1000]));
   console.log(`mean over folds: ${JSON.stringify(mean)}`);
 }

@@ -117,6 +117,7 @@ function verdictModel(ties: Record<string, string> = {}): AspectModel {
     trained_on: { files: [], rows: 0 },
     thresholds: labels.map(() => 0.5),
     backed: 1,
+    secondary: 0,
     detect: { labels: [...labels], weights: detect },
     polarity: { labels: [], weights: polarity },
     review: { labels: ['positive', 'negative', 'neutral'], weights: {} },

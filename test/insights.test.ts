@@ -298,6 +298,41 @@ describe('the shipped model', () => {
   });
 });
 
+describe('aspect model: a second aspect in one clause', () => {
+  // Detection only: "friendly" ties a clause to professionalism more than "quick" ties it to punctuality.
+  const model = (secondary: number): AspectModel => {
+    const labels = AspectModel.fromFile().labels;
+    const tie = (label: string, w: number) => labels.map((l) => (l === label ? w : 0));
+    return AspectModel.fromParts({
+      method: 'two words (test)',
+      trained_on: { files: [], rows: 0 },
+      thresholds: labels.map(() => 0.5),
+      backed: 1,
+      secondary,
+      detect: { labels: [...labels], weights: { bias: labels.map(() => -5), friendly: tie('professionalism', 9), quick: tie('punctuality', 6) } },
+      polarity: { labels: [], weights: {} },
+      review: { labels: ['positive', 'negative', 'neutral'], weights: {} },
+    });
+  };
+  const found = (secondary: number, text: string) => new AspectAnalyser([], model(secondary)).text(text, 5).flatMap((s) => s.aspects.map((a) => a.aspect)).sort();
+
+  it('is found past its threshold when no wider margin is asked (logits: professionalism 4, punctuality 1)', () => {
+    assert.deepEqual(found(0, 'He was friendly and quick.'), ['professionalism', 'punctuality']);
+    assert.deepEqual(found(1, 'He was friendly and quick.'), ['professionalism', 'punctuality']);
+  });
+
+  it('needs the wider margin beside a likelier aspect in the same clause; the likelier one stays', () => {
+    assert.deepEqual(found(1.5, 'He was friendly and quick.'), ['professionalism']);
+    // Alone in its clause, the same margin is enough.
+    assert.deepEqual(found(1.5, 'He was quick.'), ['punctuality']);
+    assert.deepEqual(found(1.5, 'He was friendly.'), ['professionalism']);
+  });
+
+  it('stands on its own past a contrast word, where the clause that speaks most of it is another', () => {
+    assert.deepEqual(found(1.5, 'He was friendly, but quick.'), ['professionalism', 'punctuality']);
+  });
+});
+
 describe('aspect analyser: a sentence that only sets the scene', () => {
   const analyser = new AspectAnalyser();
   const found = (text: string, stars: number) => analyser.sentence(text, stars).aspects.map((a) => `${a.aspect}:${a.polarity}`);

@@ -24,21 +24,23 @@ export interface Settings {
   l2Detect: number;
   /** The share of its threshold from which an aspect the lexicon judges too is found (1: no lower threshold). */
   backed: number;
+  /** How far past its threshold (logits) an aspect must be to be found beside a likelier one in its clause (0: no further). */
+  secondary: number;
   /** The share of polarity examples learnt without the review's stars (seeded), so the words learn to carry a verdict alone. */
   starsDrop: number;
   /** The share of the starless writers' judgements learnt with their stars after all (seeded), so the stars learn they can be wrong. */
   starlessStars: number;
 }
 
-export const SETTINGS: Settings = { threshold: 0.3, epochs: 25, rate: 0.2, l2: 3e-5, minCount: 2, prune: 0.05, stars: 1, average: 1, l2Detect: 0.03, backed: 0.8, starsDrop: 0, starlessStars: 0 };
+export const SETTINGS: Settings = { threshold: 0.3, epochs: 25, rate: 0.2, l2: 3e-5, minCount: 2, prune: 0.05, stars: 1, average: 1, l2Detect: 0.03, backed: 0.8, secondary: 0.25, starsDrop: 0, starlessStars: 0 };
 
 /**
  * model.json's method line (shown in /insights.json's `model`), naming how many writers' files it
  * was trained on and whether its thresholds were chosen across them or given to training (meant
  * for the thresholds an earlier leave-one-writer-out run chose: `train:insights -- thresholds=`).
  */
-export const methodOf = (writers: number, thresholds: 'chosen' | 'given' = 'chosen', starless = 0): string =>
-  `logistic regression over words, stems, word clusters (from word vectors), word pairs, negation scope, VADER valence and the domain lexicon, trained on blind-written labelled reviews of ${writers} writers${starless ? ` (and ${starless} more who wrote against the stars on purpose, read without their stars)` : ''}, a threshold per aspect ${thresholds === 'chosen' ? 'chosen across writers' : 'from an earlier choice across writers'} (0.8 of it where the lexicon judges the aspect too); polarity read on the clause that names the aspect, with the review's stars`;
+export const methodOf = (writers: number, thresholds: 'chosen' | 'given' = 'chosen', starless = 0, secondary = SETTINGS.secondary): string =>
+  `logistic regression over words, stems, word clusters (from word vectors), word pairs, negation scope, VADER valence and the domain lexicon, trained on blind-written labelled reviews of ${writers} writers${starless ? ` (and ${starless} more who wrote against the stars on purpose, read without their stars)` : ''}, a threshold per aspect ${thresholds === 'chosen' ? 'chosen across writers' : 'from an earlier choice across writers'} (0.8 of it where the lexicon judges the aspect too${secondary ? `; ${secondary} logits past it for a second aspect in a clause` : ''}); polarity read on the clause that names the aspect, with the review's stars`;
 
 export interface Trained {
   model: AspectModel;
@@ -53,7 +55,7 @@ export function trainModel(rows: readonly Row[], s: Settings = SETTINGS): Traine
   const empty: LinearJson = { labels: [], weights: {} };
 
   const detect = train(CORPUS_ASPECTS, rows.map((r, i) => ({ features: views[i]!.features, target: CORPUS_ASPECTS.map((a) => (r.aspects.has(a) ? 1 : 0)) })), options('logistic', s.l2Detect));
-  const detector = AspectModel.fromParts({ method: '', trained_on: { files: [], rows: 0 }, thresholds: CORPUS_ASPECTS.map(() => s.threshold), backed: 1, detect, polarity: empty, review: empty });
+  const detector = AspectModel.fromParts({ method: '', trained_on: { files: [], rows: 0 }, thresholds: CORPUS_ASPECTS.map(() => s.threshold), backed: 1, secondary: 0, detect, polarity: empty, review: empty });
 
   // Polarity is learnt where inference reads it: on the clause the detector ties most to the
   // aspect; each feature once as it is and once joined to the aspect ("pricing|high").
@@ -87,7 +89,7 @@ export function trainModel(rows: readonly Row[], s: Settings = SETTINGS): Traine
     options('softmax'),
   );
 
-  const model = AspectModel.fromParts({ method: '', trained_on: { files: [], rows: rows.length }, thresholds: CORPUS_ASPECTS.map(() => s.threshold), backed: s.backed, detect, polarity, review });
+  const model = AspectModel.fromParts({ method: '', trained_on: { files: [], rows: rows.length }, thresholds: CORPUS_ASPECTS.map(() => s.threshold), backed: s.backed, secondary: s.secondary, detect, polarity, review });
   const size = (m: LinearJson) => Object.keys(m.weights).length;
   return { model, sizes: { detect: size(detect), polarity: size(polarity), review: size(review), judgements: polarityExamples.length } };
 }

@@ -16,6 +16,8 @@ export interface ModelParts {
   thresholds: number[];
   /** The share of its threshold from which an aspect the lexicon also reads in the sentence is found. */
   backed: number;
+  /** How far past its threshold (in logits) an aspect must be to be found beside a likelier one in the same clause. */
+  secondary: number;
   /** One logistic output per aspect label. */
   detect: LinearJson;
   /**
@@ -39,6 +41,8 @@ export interface ModelFile {
   thresholds: number[];
   /** The share of its threshold from which an aspect the lexicon also judges in the sentence is found. */
   backed: number;
+  /** How far past its threshold (in logits) an aspect must be to be found beside a likelier one in the same clause (chosen across writers). */
+  secondary: number;
   labels: string[];
   features: string;
   scale: number;
@@ -279,6 +283,7 @@ export class AspectModel {
   readonly method: string;
   readonly thresholds: readonly number[];
   readonly backed: number;
+  readonly secondary: number;
   /** The thresholds as logits: no exp per aspect and sentence; and the lower ones for aspects the lexicon judges too. */
   private readonly cuts: Float64Array;
   private readonly backedCuts: Float64Array;
@@ -319,11 +324,13 @@ export class AspectModel {
   private negated = new Uint8Array(64);
   private readonly sentenceRows = new Rows();
   private readonly z: Float64Array;
+  private readonly margins: Float64Array;
 
-  private constructor(method: string, thresholds: readonly number[], backed: number, labels: readonly string[], index: Index) {
+  private constructor(method: string, thresholds: readonly number[], backed: number, secondary: number, labels: readonly string[], index: Index) {
     this.method = method;
     this.thresholds = thresholds;
     this.backed = backed;
+    this.secondary = secondary;
     const logit = (t: number) => Math.log(t / (1 - t));
     this.cuts = Float64Array.from(thresholds, logit);
     this.backedCuts = Float64Array.from(thresholds, (t) => logit(t * backed));
@@ -348,11 +355,12 @@ export class AspectModel {
     this.starsRows = Int32Array.from(STARS, (f) => this.row(f));
     this.maxSums = Math.floor(WORD_SUMS_BYTES / 8 / this.width);
     this.z = new Float64Array(this.P);
+    this.margins = new Float64Array(A);
   }
 
   /** The same weights with other thresholds (cross-validation chooses them). */
-  withThresholds(thresholds: readonly number[], backed = this.backed): AspectModel {
-    return new AspectModel(this.method, thresholds, backed, this.labels, this.index);
+  withThresholds(thresholds: readonly number[], backed = this.backed, secondary = this.secondary): AspectModel {
+    return new AspectModel(this.method, thresholds, backed, secondary, this.labels, this.index);
   }
 
   /** From the trained parts (training, before the file is written). */
@@ -366,12 +374,12 @@ export class AspectModel {
     for (const [part, at] of [[m.detect, 0], [m.review, A], [m.polarity, A + 3]] as const) {
       for (const [f, w] of Object.entries(part.weights)) weights.set(w, index.get(f)! * width + at);
     }
-    return new AspectModel(m.method, m.thresholds, m.backed, m.detect.labels, indexOf(features, weights, 1, width));
+    return new AspectModel(m.method, m.thresholds, m.backed, m.secondary, m.detect.labels, indexOf(features, weights, 1, width));
   }
 
   /** From model.json (the shipped one when `m` is not given). */
   static fromFile(m?: ModelFile): AspectModel {
-    if (m !== undefined) return new AspectModel(m.method, m.thresholds, m.backed, m.labels, decode(m));
+    if (m !== undefined) return new AspectModel(m.method, m.thresholds, m.backed, m.secondary, m.labels, decode(m));
     const file = json as ModelFile;
     if (shipped === undefined) {
       shipped = decode(file);
@@ -382,7 +390,7 @@ export class AspectModel {
       delete held.weights;
       delete held.features;
     }
-    return new AspectModel(file.method, file.thresholds, file.backed, file.labels, shipped);
+    return new AspectModel(file.method, file.thresholds, file.backed, file.secondary, file.labels, shipped);
   }
 
   /** The file form of this model: 16-bit weights scaled to the largest. */
@@ -397,7 +405,7 @@ export class AspectModel {
     let binary = '';
     const bytes = new Uint8Array(ints.buffer);
     for (let i = 0; i < bytes.length; i++) binary += String.fromCharCode(bytes[i]!);
-    return { method: this.method, trained_on: trainedOn, thresholds: [...this.thresholds], backed: this.backed, labels: [...this.labels], features: features.join('\n'), scale, weights: btoa(binary) };
+    return { method: this.method, trained_on: trainedOn, thresholds: [...this.thresholds], backed: this.backed, secondary: this.secondary, labels: [...this.labels], features: features.join('\n'), scale, weights: btoa(binary) };
   }
 
   /** The word pairs the model has weights for, as feature strings (featuresOf builds only these on the reference path); made when first asked. */
@@ -593,12 +601,22 @@ export class AspectModel {
     // Detection and review weights for the sentence; polarity weights only for the aspects found, on their clause.
     const z = this.total(this.z, reading.rows, 0, this.P);
     const hits: ModelHit[] = [];
-    let clauses: { text: string; rows: Rows; z: Float64Array }[] | null = null;
+    // Each aspect's margin over its threshold; below it, an aspect is still found when the lexicon judges it in the sentence and the model leans to it.
+    const margins = this.margins;
+    let top = -1;
     for (let k = 0; k < this.labels.length; k++) {
-      // Below its threshold, an aspect is still found when the lexicon judges it in the sentence and the model leans to it.
-      if (z[D + k]! < this.cuts[k]! && (z[D + k]! < this.backedCuts[k]! || !(reading.judged & (1 << k)))) continue;
+      margins[k] = z[D + k]! - (reading.judged & (1 << k) ? Math.min(this.cuts[k]!, this.backedCuts[k]!) : this.cuts[k]!);
+      if (margins[k]! >= 0 && (top < 0 || margins[k]! > margins[top]!)) top = k;
+    }
+    let clauses: { text: string; rows: Rows; z: Float64Array }[] | null = null;
+    let topClause: { text: string; rows: Rows; z: Float64Array } | null = null;
+    for (let k = 0; top >= 0 && k < this.labels.length; k++) {
+      if (margins[k]! < 0) continue;
       clauses ??= reading.clauses().map((c) => ({ text: c.text, rows: c.rows, z: c.rows === reading.rows ? z : this.total(new Float64Array(this.R), c.rows, 0, this.R) }));
       const clause = this.clauseFor(clauses, k);
+      // Beside a likelier aspect in the same clause, an aspect needs a wider margin: a clause mostly judges one thing, and
+      // the runner-up is often a word shared by several aspects ("friendly and quick"); one past a contrast word stands on its own.
+      if (k !== top && margins[k]! < this.secondary && clause === (topClause ??= this.clauseFor(clauses, top))) continue;
       const { polarity, score } = this.polarityAt(clause.rows, k, starsRow);
       hits.push({ label: this.labels[k]!, polarity, score, clause: clause.text, clauseAt: clauses.indexOf(clause) });
     }
