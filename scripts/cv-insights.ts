@@ -7,9 +7,12 @@
  * review part, held out of none (by default those the model is trained with, STARLESS_FILES;
  * `none` for no such writers); `only`: hold out only
  * these writers (every file still trains the other folds), to compare with an earlier run's
- * folds in less time; `backed` and `secondary`, which only act at inference, score the same models at each
- * value given (every pair of them); `thresholds`, nine per-aspect thresholds in the corpus's aspect order
- * every fold is scored at (the shipped model's, to choose an inference setting for it), instead of `threshold` for all; `also`: eval files, by name, the model trained on every writer is scored on too, beside test-b.)
+ * folds in less time; `backed` and `secondary`, which act at inference, score the same models at each
+ * value given (every pair of them; with `perAspect=1`, which chooses thresholds under them, one value each);
+ * `thresholds`: nine per-aspect thresholds in the corpus's aspect order every fold is scored at, instead of
+ * `threshold` for all (the shipped model's, to choose an inference setting for it: they were chosen across
+ * these writers, so each held-out writer had a say in them; fair between settings, a little kind to all);
+ * `also`: eval files, by name, the model trained on every writer is scored on too, beside test-b.)
  */
 import { CORPUS_ASPECTS, readCorpus, type Row } from './lib/absa-corpus.js';
 import { STARLESS_FILES, TRAINING_FILES, writerFile } from './lib/absa-files.js';
@@ -31,13 +34,19 @@ let secondary = [settings.secondary];
 let thresholds: number[] | null = null;
 let only: string[] | null = null;
 let also: string[] = [];
+/** A comma-separated list of numbers for `arg`, each one `ok`; else the argument is refused as written (a typo would start an hour's run). */
+function numbers(arg: string, v: string, ok: (x: number) => boolean, what: string): number[] {
+  const xs = v.split(',').map((x) => (x.trim() === '' ? NaN : Number(x)));
+  if (!xs.every((x) => Number.isFinite(x) && ok(x))) throw new Error(`${arg}: takes ${what}, separated by commas`);
+  return xs;
+}
 for (const arg of process.argv.slice(2)) {
   const [k, v] = arg.split('=');
   if (k === 'perAspect') perAspect = v === '1';
   else if (k === 'add' && v) files.push(...v.split(',').map(writerFile));
-  else if (k === 'backed' && v) backed = v.split(',').map(Number);
-  else if (k === 'secondary' && v) secondary = v.split(',').map(Number);
-  else if (k === 'thresholds' && v) thresholds = v.split(',').map(Number);
+  else if (k === 'backed' && v) backed = numbers(arg, v, (x) => x > 0 && x <= 1, 'shares of the threshold above 0, at most 1');
+  else if (k === 'secondary' && v) secondary = numbers(arg, v, (x) => x >= 0, 'margins in logits, 0 or more');
+  else if (k === 'thresholds' && v) thresholds = numbers(arg, v, (x) => x > 0 && x < 1, `${CORPUS_ASPECTS.length} numbers between 0 and 1 (${CORPUS_ASPECTS.join(', ')})`);
   else if (k === 'only' && v) only = v.split(',').map(writerFile);
   else if (k === 'also' && v) also = v.split(',').map(evalFile);
   else if (k === 'starless' && v) starlessFiles = v === 'none' ? [] : v.split(',').map(writerFile);
@@ -45,10 +54,16 @@ for (const arg of process.argv.slice(2)) {
   else if (k && v && k in settings) (settings as unknown as Record<string, number>)[k] = Number(v);
   else throw new Error(`unknown argument ${arg}`);
 }
-if (thresholds && (thresholds.length !== CORPUS_ASPECTS.length || thresholds.some((t) => !(t > 0 && t < 1)))) {
-  throw new Error(`thresholds= takes ${CORPUS_ASPECTS.length} numbers between 0 and 1 (${CORPUS_ASPECTS.join(', ')})`);
+if (thresholds && thresholds.length !== CORPUS_ASPECTS.length) {
+  throw new Error(`thresholds=${thresholds.join(',')}: takes ${CORPUS_ASPECTS.length} numbers, one per aspect (${CORPUS_ASPECTS.join(', ')}), not ${thresholds.length}`);
 }
+const given = (name: string) => process.argv.slice(2).some((a) => a.startsWith(`${name}=`));
 if (thresholds && perAspect) throw new Error('thresholds= and perAspect=1 both set the thresholds; give one');
+if (thresholds && given('threshold')) throw new Error('thresholds= and threshold= both set the thresholds; give one');
+// perAspect chooses each fold's thresholds under one backed share and one margin: those the folds are then scored at.
+if (perAspect && (backed.length > 1 || secondary.length > 1)) throw new Error('perAspect=1 chooses thresholds under one backed= and one secondary= value; give one of each');
+settings.backed = backed[0]!;
+settings.secondary = secondary[0]!;
 // A writer both held out and in every fold's training would be scored on its own rows.
 const both = files.filter((f) => starlessFiles.includes(f));
 if (both.length) throw new Error(`${both.join(', ')}: both a fold and starless; leave it out of one (starless=none, or starless= naming the others)`);
@@ -72,9 +87,9 @@ for (const f of folds) {
   if (thresholds) model = model.withThresholds(thresholds);
   // Per-aspect thresholds chosen inside the fold, across its own writers only (needs two or more).
   if (perAspect && f.train.length >= 2) {
-    const { thresholds } = chooseThresholds(f.train, settings, starless);
-    console.log(`${f.name}: thresholds ${CORPUS_ASPECTS.map((a, k) => `${a} ${thresholds[k]}`).join(', ')}`);
-    model = model.withThresholds(thresholds);
+    const chosen = chooseThresholds(f.train, settings, starless).thresholds;
+    console.log(`${f.name}: thresholds ${CORPUS_ASPECTS.map((a, k) => `${a} ${chosen[k]}`).join(', ')}`);
+    model = model.withThresholds(chosen);
   }
   for (const [name, r] of results) {
     const analyser = scorer(model.withThresholds(model.thresholds, r.backed, r.secondary));
@@ -89,7 +104,7 @@ for (const f of folds) {
 }
 const keys = ['aspect_f1', 'polarity_accuracy', 'review_polarity'] as const;
 for (const r of results.values()) {
-  console.log(JSON.stringify({ ...settings, backed: r.backed, secondary: r.secondary, perAspect, files, starless: starlessFiles }));
+  console.log(JSON.stringify({ ...settings, backed: r.backed, secondary: r.secondary, thresholds, perAspect, files, starless: starlessFiles }));
   console.table(r.figures);
   const mean = Object.fromEntries(keys.map((k) => [k, Math.round((Object.values(r.figures).reduce((s, x) => s + (x[k] ?? 0), 0) / folds.length) * 1000) / 1000]));
   console.log(`mean over folds: ${JSON.stringify(mean)}`);

@@ -42,7 +42,7 @@ const thresholds = given ?? chosen!.thresholds;
 console.log(`thresholds (${chosen ? `leave-one-writer-out aspect F1 ${chosen.f1}` : 'as given'}): ${CORPUS_ASPECTS.map((a, k) => `${a} ${thresholds[k]}`).join(', ')}`);
 const trained = trainModel(rows);
 const model = trained.model.withThresholds(thresholds);
-const file = `${JSON.stringify({ ...model.toFile({ files: FILES, rows: rows.length }), method: methodOf(TRAINING_FILES.length, given ? 'given' : 'chosen', STARLESS_FILES.length) })}\n`;
+const file = `${JSON.stringify({ ...model.toFile({ files: FILES, rows: rows.length }), method: methodOf(TRAINING_FILES.length, given ? 'given' : 'chosen', STARLESS_FILES.length, model.secondary) })}\n`;
 writeFileSync(new URL('../src/core/insights/model.json', import.meta.url), file);
 const { sizes } = trained;
 console.log(

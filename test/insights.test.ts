@@ -299,37 +299,63 @@ describe('the shipped model', () => {
 });
 
 describe('aspect model: a second aspect in one clause', () => {
-  // Detection only: "friendly" ties a clause to professionalism more than "quick" ties it to punctuality.
-  const model = (secondary: number): AspectModel => {
+  // Detection only: by default "friendly" ties a clause to professionalism more than "quick" ties it to punctuality.
+  interface Shape {
+    words?: Record<string, [string, number]>;
+    thresholds?: Record<string, number>;
+    backed?: number;
+  }
+  const model = (secondary: number, shape: Shape = {}): AspectModel => {
     const labels = AspectModel.fromFile().labels;
-    const tie = (label: string, w: number) => labels.map((l) => (l === label ? w : 0));
+    const words = shape.words ?? { friendly: ['professionalism', 9], quick: ['punctuality', 6] };
+    const weights: Record<string, number[]> = { bias: labels.map(() => -5) };
+    for (const [word, [label, w]] of Object.entries(words)) weights[word] = labels.map((l) => (l === label ? w : 0));
     return AspectModel.fromParts({
-      method: 'two words (test)',
+      method: 'a few words (test)',
       trained_on: { files: [], rows: 0 },
-      thresholds: labels.map(() => 0.5),
-      backed: 1,
+      thresholds: labels.map((l) => shape.thresholds?.[l] ?? 0.5),
+      backed: shape.backed ?? 1,
       secondary,
-      detect: { labels: [...labels], weights: { bias: labels.map(() => -5), friendly: tie('professionalism', 9), quick: tie('punctuality', 6) } },
+      detect: { labels: [...labels], weights },
       polarity: { labels: [], weights: {} },
       review: { labels: ['positive', 'negative', 'neutral'], weights: {} },
     });
   };
-  const found = (secondary: number, text: string) => new AspectAnalyser([], model(secondary)).text(text, 5).flatMap((s) => s.aspects.map((a) => a.aspect)).sort();
+  const found = (secondary: number, text: string, shape?: Shape) =>
+    new AspectAnalyser([], model(secondary, shape)).text(text, 5).flatMap((s) => s.aspects.map((a) => a.aspect)).sort();
 
   it('is found past its threshold when no wider margin is asked (logits: professionalism 4, punctuality 1)', () => {
     assert.deepEqual(found(0, 'He was friendly and quick.'), ['professionalism', 'punctuality']);
     assert.deepEqual(found(1, 'He was friendly and quick.'), ['professionalism', 'punctuality']);
   });
 
-  it('needs the wider margin beside a likelier aspect in the same clause; the likelier one stays', () => {
+  it('needs the wider margin in the clause of the aspect furthest past its threshold, which stays', () => {
     assert.deepEqual(found(1.5, 'He was friendly and quick.'), ['professionalism']);
     // Alone in its clause, the same margin is enough.
     assert.deepEqual(found(1.5, 'He was quick.'), ['punctuality']);
     assert.deepEqual(found(1.5, 'He was friendly.'), ['professionalism']);
+    // Whichever aspect comes first in the taxonomy: here punctuality is the one further past.
+    assert.deepEqual(found(1.5, 'He was friendly and quick.', { words: { friendly: ['professionalism', 6], quick: ['punctuality', 9] } }), ['punctuality']);
   });
 
-  it('stands on its own past a contrast word, where the clause that speaks most of it is another', () => {
+  it('is ranked by the margin past each threshold, not by the raw score', () => {
+    // Professionalism scores 4 against a threshold of 0.95 (logit 2.94): 1.06 past; punctuality 2 against 0.5: 2 past.
+    const shape: Shape = { words: { friendly: ['professionalism', 9], quick: ['punctuality', 7] }, thresholds: { professionalism: 0.95 } };
+    assert.deepEqual(found(1.5, 'He was friendly and quick.', shape), ['punctuality']);
+  });
+
+  it('counts from the lower threshold where the lexicon judges the aspect too', () => {
+    // "time" leaves punctuality at -0.5, short of 0.5's logit 0 but past 0.25's (-1.1), from which the lexicon's "on time" finds it.
+    const shape: Shape = { words: { friendly: ['professionalism', 9], time: ['punctuality', 4.5] }, backed: 0.5 };
+    assert.deepEqual(found(1.5, 'He was on time.', shape), ['punctuality']);
+    assert.deepEqual(found(1.5, 'He was on time.', { ...shape, backed: 1 }), []);
+    assert.deepEqual(found(1.5, 'He was friendly and on time.', shape), ['professionalism']);
+    assert.deepEqual(found(0, 'He was friendly and on time.', shape), ['professionalism', 'punctuality']);
+  });
+
+  it("stands on its own past a contrast word, where the clause that speaks most of it is not the top aspect's", () => {
     assert.deepEqual(found(1.5, 'He was friendly, but quick.'), ['professionalism', 'punctuality']);
+    assert.deepEqual(found(1.5, 'He was quick, but friendly.'), ['professionalism', 'punctuality']);
   });
 });
 

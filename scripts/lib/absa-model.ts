@@ -24,7 +24,7 @@ export interface Settings {
   l2Detect: number;
   /** The share of its threshold from which an aspect the lexicon judges too is found (1: no lower threshold). */
   backed: number;
-  /** How far past its threshold (logits) an aspect must be to be found beside a likelier one in its clause (0: no further). */
+  /** How far past its threshold (logits) an aspect must be to be found in the clause of an aspect further past its own (0: no further). Thresholds are chosen (chooseThresholds) with it on. */
   secondary: number;
   /** The share of polarity examples learnt without the review's stars (seeded), so the words learn to carry a verdict alone. */
   starsDrop: number;

@@ -16,7 +16,7 @@ export interface ModelParts {
   thresholds: number[];
   /** The share of its threshold from which an aspect the lexicon also reads in the sentence is found. */
   backed: number;
-  /** How far past its threshold (in logits) an aspect must be to be found beside a likelier one in the same clause. */
+  /** How far past its threshold (in logits) an aspect must be to be found in the clause of an aspect further past its own. */
   secondary: number;
   /** One logistic output per aspect label. */
   detect: LinearJson;
@@ -41,8 +41,8 @@ export interface ModelFile {
   thresholds: number[];
   /** The share of its threshold from which an aspect the lexicon also judges in the sentence is found. */
   backed: number;
-  /** How far past its threshold (in logits) an aspect must be to be found beside a likelier one in the same clause (chosen across writers). */
-  secondary: number;
+  /** How far past its threshold (in logits) an aspect must be to be found in the clause of an aspect further past its own (chosen across writers; absent in files before it: 0). */
+  secondary?: number;
   labels: string[];
   features: string;
   scale: number;
@@ -379,7 +379,7 @@ export class AspectModel {
 
   /** From model.json (the shipped one when `m` is not given). */
   static fromFile(m?: ModelFile): AspectModel {
-    if (m !== undefined) return new AspectModel(m.method, m.thresholds, m.backed, m.secondary, m.labels, decode(m));
+    if (m !== undefined) return new AspectModel(m.method, m.thresholds, m.backed, m.secondary ?? 0, m.labels, decode(m));
     const file = json as ModelFile;
     if (shipped === undefined) {
       shipped = decode(file);
@@ -390,7 +390,7 @@ export class AspectModel {
       delete held.weights;
       delete held.features;
     }
-    return new AspectModel(file.method, file.thresholds, file.backed, file.secondary, file.labels, shipped);
+    return new AspectModel(file.method, file.thresholds, file.backed, file.secondary ?? 0, file.labels, shipped);
   }
 
   /** The file form of this model: 16-bit weights scaled to the largest. */
@@ -601,11 +601,13 @@ export class AspectModel {
     // Detection and review weights for the sentence; polarity weights only for the aspects found, on their clause.
     const z = this.total(this.z, reading.rows, 0, this.P);
     const hits: ModelHit[] = [];
-    // Each aspect's margin over its threshold; below it, an aspect is still found when the lexicon judges it in the sentence and the model leans to it.
+    // Each aspect's margin over its threshold: the lower one where the lexicon judges it in the sentence (the model leans to it).
+    // `top`: the aspect furthest past its threshold.
     const margins = this.margins;
     let top = -1;
     for (let k = 0; k < this.labels.length; k++) {
-      margins[k] = z[D + k]! - (reading.judged & (1 << k) ? Math.min(this.cuts[k]!, this.backedCuts[k]!) : this.cuts[k]!);
+      const backed = reading.judged & (1 << k) && this.backedCuts[k]! < this.cuts[k]!;
+      margins[k] = z[D + k]! - (backed ? this.backedCuts[k]! : this.cuts[k]!);
       if (margins[k]! >= 0 && (top < 0 || margins[k]! > margins[top]!)) top = k;
     }
     let clauses: { text: string; rows: Rows; z: Float64Array }[] | null = null;
@@ -614,8 +616,8 @@ export class AspectModel {
       if (margins[k]! < 0) continue;
       clauses ??= reading.clauses().map((c) => ({ text: c.text, rows: c.rows, z: c.rows === reading.rows ? z : this.total(new Float64Array(this.R), c.rows, 0, this.R) }));
       const clause = this.clauseFor(clauses, k);
-      // Beside a likelier aspect in the same clause, an aspect needs a wider margin: a clause mostly judges one thing, and
-      // the runner-up is often a word shared by several aspects ("friendly and quick"); one past a contrast word stands on its own.
+      // In the top aspect's clause another aspect needs a wider margin: a clause mostly judges one thing, and the
+      // runner-up is often read from words several aspects share ("friendly and quick"); past a contrast word it stands on its own.
       if (k !== top && margins[k]! < this.secondary && clause === (topClause ??= this.clauseFor(clauses, top))) continue;
       const { polarity, score } = this.polarityAt(clause.rows, k, starsRow);
       hits.push({ label: this.labels[k]!, polarity, score, clause: clause.text, clauseAt: clauses.indexOf(clause) });
