@@ -407,6 +407,30 @@ describe('MCP: sessions', () => {
     assert.equal(configured.status, 200);
     assert.equal(configured.headers.get('access-control-allow-origin'), 'https://inspector.example');
   });
+  it('answers the preflight of an admitted Origin with it, and of a refused one with no grant, so its browser stops there', async () => {
+    const preflight = (origin?: string) =>
+      fetch(`${svc.url}/mcp`, {
+        method: 'OPTIONS',
+        headers: { ...(origin ? { origin } : {}), 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type, mcp-session-id' },
+      });
+    for (const origin of ['https://inspector.example', new URL(svc.url).origin, `http://localhost:${new URL(svc.url).port}`]) {
+      const res = await preflight(origin);
+      assert.equal(res.status, 204, origin);
+      assert.equal(res.headers.get('access-control-allow-origin'), origin, origin);
+      assert.equal(res.headers.get('vary'), 'Origin', origin);
+      assert.match(res.headers.get('access-control-allow-headers') ?? '', /Mcp-Session-Id/);
+      assert.match(res.headers.get('access-control-allow-methods') ?? '', /POST/);
+    }
+    for (const origin of ['https://evil.example', 'http://localhost:1', 'null']) {
+      const res = await preflight(origin);
+      assert.equal(res.status, 204, origin);
+      assert.equal(res.headers.get('access-control-allow-origin'), null, origin);
+      assert.equal(res.headers.get('vary'), 'Origin', origin);
+    }
+    // The datasets' preflight still serves any origin.
+    const reviews = await fetch(`${svc.url}/reviews.json`, { method: 'OPTIONS', headers: { origin: 'https://evil.example', 'access-control-request-headers': 'if-none-match' } });
+    assert.equal(reviews.headers.get('access-control-allow-origin'), '*');
+  });
   it('grants a refused Origin nothing: no Access-Control-Allow-Origin on its 403, on DELETE and GET, nor on an answer given before the check', async () => {
     const evil = { origin: 'https://evil.example' };
     const answers: [string, Response | Rpc, number][] = [

@@ -15,6 +15,7 @@ import { HUB_BODY_BYTES, MAX_HEADER_BYTES, MAX_URL_BYTES, MCP_BODY_BYTES } from 
 import { serverOptions } from './server-options.js';
 import { errorStyles, fastifyUrl, operationHandler, pathPattern, routedPath, type Operation, type ServiceContext } from './operation.js';
 import { storeUnreachable } from './store-outage.js';
+import { MCP_PATH, grantedOrigin } from '../mcp/mcp-route.js';
 
 /**
  * A route with its own limit (the hub) is under two: the service-wide one (the gate's RateLimit
@@ -170,12 +171,19 @@ export async function buildApp(operations: readonly Operation[], ctx: ServiceCon
 
   for (const op of operations) if (!op.rawBody) route(app, op);
 
-  // CORS preflight: browsers send it before a GET carrying If-None-Match, or an MCP POST.
+  // CORS preflight: browsers send it before a GET carrying If-None-Match, or an MCP POST. The
+  // datasets are for any origin; /mcp grants only an Origin its requests are admitted from, so a
+  // refused page's browser stops at the preflight rather than sending a request to be refused.
   for (const [path, methods] of allowed) {
-    app.options(fastifyUrl(path), (_req, reply) =>
+    // Read at each request: the base URL is known only once the server listens (port 0).
+    const origin = (req: FastifyRequest): Record<string, string> =>
+      path === MCP_PATH
+        ? { ...grantedOrigin(req, { baseUrl: ctx.baseUrl, config: ctx.mcp.config }), ...(req.headers.origin ? { vary: 'Origin' } : {}) }
+        : { 'access-control-allow-origin': '*' };
+    app.options(fastifyUrl(path), (req, reply) =>
       reply
         .code(204)
-        .header('access-control-allow-origin', '*')
+        .headers(origin(req))
         .header('access-control-allow-methods', [...methods, 'OPTIONS'].join(', '))
         .header('access-control-allow-headers', 'If-None-Match, If-Modified-Since, Content-Type, Accept, Mcp-Session-Id, MCP-Protocol-Version, Last-Event-ID')
         .header('access-control-max-age', '86400')

@@ -93,7 +93,7 @@ export function storeUnavailableAnswer(req: McpRequest, ctx: McpEndpoint, retryA
 const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
 
 /** What of the request is refused, `Host <host>` or `Origin <origin>`, or null when it may pass. */
-function refusedOrigin(req: McpRequest, ctx: McpEndpoint): string | null {
+function refusedOrigin(req: Pick<McpRequest, 'headers'>, ctx: Pick<McpEndpoint, 'baseUrl' | 'config'>): string | null {
   const base = new URL(ctx.baseUrl);
   // Served on loopback, the service must be reached by a loopback name: a rebinding attack arrives with the attacker's host name.
   if (LOOPBACK.has(base.hostname) && req.headers.host !== undefined) {
@@ -117,12 +117,17 @@ function refusedOrigin(req: McpRequest, ctx: McpEndpoint): string | null {
  */
 function cors(req: McpRequest, ctx: McpEndpoint): Record<string, string> {
   const origin = req.headers.origin;
-  const granted: Record<string, string> = origin && refusedOrigin(req, ctx) === null ? { 'access-control-allow-origin': origin } : {};
   return {
-    ...granted,
+    ...grantedOrigin(req, ctx),
     ...(origin ? { vary: 'Origin' } : {}),
     'access-control-expose-headers': 'Mcp-Session-Id, MCP-Protocol-Version',
   };
+}
+
+/** Access-Control-Allow-Origin for an admitted Origin, nothing for a refused or absent one: every answer's, and the preflight's (OPTIONS /mcp). */
+export function grantedOrigin(req: Pick<McpRequest, 'headers'>, ctx: Pick<McpEndpoint, 'baseUrl' | 'config'>): Record<string, string> {
+  const origin = req.headers.origin;
+  return origin && refusedOrigin(req, ctx) === null ? { 'access-control-allow-origin': origin } : {};
 }
 
 /** The body as JSON, or undefined when it is not JSON (the transport then answers -32700). */
