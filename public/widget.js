@@ -112,6 +112,8 @@ function h(tag, attrs, ...kids) {
   return el;
 }
 
+/** Decimal text, as the server's query-string face reads a number (src/core/schema/query-string.ts). */
+const DECIMAL = /^-?\d+(\.\d+)?$/;
 const maxAge = (res) => Number(/max-age=(\d+)/.exec(res.headers.get('cache-control') ?? '')?.[1] ?? 300);
 
 class ReviewcastReviews extends HTMLElement {
@@ -177,8 +179,14 @@ class ReviewcastReviews extends HTMLElement {
     return this.opt('layout') ?? 'list';
   }
 
+  /** A number option as /embed reads its query (decimal text, as written: " 5" is not 5), else NaN. */
+  numberOpt(name) {
+    const v = this.opt(name);
+    return v !== null && DECIMAL.test(v) ? Number(v) : NaN;
+  }
+
   get limit() {
-    const n = Number(this.opt('limit') ?? 5);
+    const n = this.opt('limit') === null ? 5 : this.numberOpt('limit');
     return Number.isInteger(n) && n >= 1 && n <= 20 ? n : 5;
   }
 
@@ -208,7 +216,7 @@ class ReviewcastReviews extends HTMLElement {
     const scope = ['source', 'technician', 'service'].some((a) => this.opt(a)) ? 1 : 0;
     if (l === 'summary') return scope;
     const wt = this.opt('with-text');
-    return scope + (Number(this.opt('min-rating')) > 1 ? 1 : 0) + (wt === 'true' || wt === 'false' ? 1 : 0);
+    return scope + (this.numberOpt('min-rating') > 1 ? 1 : 0) + (wt === 'true' || wt === 'false' ? 1 : 0);
   }
 
   /** The height this widget holds, in em of its type size. */
@@ -323,7 +331,7 @@ class ReviewcastReviews extends HTMLElement {
     const scope = this.scope();
     if (scope.length) parts.push(`${this.t.title}: ${scope.join(', ')}.`);
     if (hiding) {
-      const min = Number(this.opt('min-rating'));
+      const min = this.numberOpt('min-rating');
       const wt = this.opt('with-text');
       const hidden = [min > 1 && this.say('min', { s: this.num(min) }), (wt === 'true' || wt === 'false') && this.t[wt === 'true' ? 'text' : 'notext']].filter(Boolean);
       if (hidden.length) parts.push(`${hidden.join('. ')} (${this.say('shown', { a: this.data.matched, b: this.data.rating.review_count })}).`);

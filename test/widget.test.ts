@@ -367,6 +367,18 @@ describe('review widget on another origin, under a hostile stylesheet', () => {
     } finally {
       await w.context.close();
     }
+    // Nor does it hold space for what such a value would show: " 12" reviews, or the notice of min-rating="4 ".
+    const lists = ['', ' limit=" 12"', ' limit="12"', ' min-rating="4 "', ' min-rating="4"'];
+    const held = await openHost(lists.map((a) => `<reviewcast-reviews layout="list"${a}></reviewcast-reviews>`).join('\n'));
+    try {
+      const em = await held.page.evaluate(() => [...document.querySelectorAll('reviewcast-reviews')].map((e) => (e as HTMLElement & { reservedEm: number }).reservedEm));
+      assert.equal(em[1], em[0], 'limit=" 12" holds the default five reviews');
+      assert.ok(em[2]! > em[0]!, 'limit="12" holds twelve');
+      assert.equal(em[3], em[0], 'min-rating="4 " holds no notice');
+      assert.ok(em[4]! > em[0]!, 'min-rating="4" holds its notice');
+    } finally {
+      await held.context.close();
+    }
   });
 
   it('an error or an empty result takes only the space it shows, not the space its layout held', { skip }, async () => {
