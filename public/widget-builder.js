@@ -25,7 +25,7 @@
     var problems = [];
     Array.prototype.forEach.call(form.elements, function (el) {
       if (!el.name) return;
-      // A number as the widget and the server read it: "1e1" is written 10.
+      // A number written as the widget and the server read it (decimal text): "1e1", which both refuse, is written 10.
       var v = el.type === 'number' && el.value !== '' && !isNaN(el.valueAsNumber) ? String(el.valueAsNumber) : el.value.trim();
       if (v !== '' && !el.validity.valid) problems.push(el.name + ': ' + el.getAttribute('data-message') + ' (got "' + v + '")');
       if (v === '' || v === defaults[el.name]) preview.removeAttribute(el.name);

@@ -185,6 +185,12 @@ class ReviewcastReviews extends HTMLElement {
     return v !== null && DECIMAL.test(v) ? Number(v) : NaN;
   }
 
+  /** min-rating when /embed would take it (a whole number from 1 to 5), else undefined: a refused one shows no notice. */
+  get minRating() {
+    const n = this.numberOpt('min-rating');
+    return Number.isInteger(n) && n >= 1 && n <= 5 ? n : undefined;
+  }
+
   get limit() {
     const n = this.opt('limit') === null ? 5 : this.numberOpt('limit');
     return Number.isInteger(n) && n >= 1 && n <= 20 ? n : 5;
@@ -216,7 +222,7 @@ class ReviewcastReviews extends HTMLElement {
     const scope = ['source', 'technician', 'service'].some((a) => this.opt(a)) ? 1 : 0;
     if (l === 'summary') return scope;
     const wt = this.opt('with-text');
-    return scope + (this.numberOpt('min-rating') > 1 ? 1 : 0) + (wt === 'true' || wt === 'false' ? 1 : 0);
+    return scope + ((this.minRating ?? 0) > 1 ? 1 : 0) + (wt === 'true' || wt === 'false' ? 1 : 0);
   }
 
   /** The height this widget holds, in em of its type size. */
@@ -331,7 +337,7 @@ class ReviewcastReviews extends HTMLElement {
     const scope = this.scope();
     if (scope.length) parts.push(`${this.t.title}: ${scope.join(', ')}.`);
     if (hiding) {
-      const min = this.numberOpt('min-rating');
+      const min = this.minRating ?? 0;
       const wt = this.opt('with-text');
       const hidden = [min > 1 && this.say('min', { s: this.num(min) }), (wt === 'true' || wt === 'false') && this.t[wt === 'true' ? 'text' : 'notext']].filter(Boolean);
       if (hidden.length) parts.push(`${hidden.join('. ')} (${this.say('shown', { a: this.data.matched, b: this.data.rating.review_count })}).`);

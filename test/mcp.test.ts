@@ -427,6 +427,10 @@ describe('MCP: sessions', () => {
       assert.equal(res.headers.get('access-control-allow-origin'), null, origin);
       assert.equal(res.headers.get('vary'), 'Origin', origin);
     }
+    // Without an Origin (no browser sent it) nothing is granted either.
+    const bare = await preflight();
+    assert.equal(bare.status, 204);
+    assert.equal(bare.headers.get('access-control-allow-origin'), null);
     // The datasets' preflight still serves any origin.
     const reviews = await fetch(`${svc.url}/reviews.json`, { method: 'OPTIONS', headers: { origin: 'https://evil.example', 'access-control-request-headers': 'if-none-match' } });
     assert.equal(reviews.headers.get('access-control-allow-origin'), '*');

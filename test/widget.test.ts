@@ -368,7 +368,7 @@ describe('review widget on another origin, under a hostile stylesheet', () => {
       await w.context.close();
     }
     // Nor does it hold space for what such a value would show: " 12" reviews, or the notice of min-rating="4 ".
-    const lists = ['', ' limit=" 12"', ' limit="12"', ' min-rating="4 "', ' min-rating="4"'];
+    const lists = ['', ' limit=" 12"', ' limit="12"', ' min-rating="4 "', ' min-rating="4"', ' min-rating="6"', ' min-rating="1.5"', ' min-rating="4.0"', ' limit="05"'];
     const held = await openHost(lists.map((a) => `<reviewcast-reviews layout="list"${a}></reviewcast-reviews>`).join('\n'));
     try {
       const em = await held.page.evaluate(() => [...document.querySelectorAll('reviewcast-reviews')].map((e) => (e as HTMLElement & { reservedEm: number }).reservedEm));
@@ -376,6 +376,11 @@ describe('review widget on another origin, under a hostile stylesheet', () => {
       assert.ok(em[2]! > em[0]!, 'limit="12" holds twelve');
       assert.equal(em[3], em[0], 'min-rating="4 " holds no notice');
       assert.ok(em[4]! > em[0]!, 'min-rating="4" holds its notice');
+      // The server refuses 6 and 1.5 (a whole number from 1 to 5) and reads "4.0" as 4 and "05" as 5, as the element does.
+      assert.equal(em[5], em[0], 'min-rating="6" holds no notice');
+      assert.equal(em[6], em[0], 'min-rating="1.5" holds no notice');
+      assert.equal(em[7], em[4], 'min-rating="4.0" holds the notice of 4');
+      assert.equal(em[8], em[0], 'limit="05" holds five');
     } finally {
       await held.context.close();
     }

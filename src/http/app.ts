@@ -171,14 +171,14 @@ export async function buildApp(operations: readonly Operation[], ctx: ServiceCon
 
   for (const op of operations) if (!op.rawBody) route(app, op);
 
-  // CORS preflight: browsers send it before a GET carrying If-None-Match, or an MCP POST. The
-  // datasets are for any origin; /mcp grants only an Origin its requests are admitted from, so a
-  // refused page's browser stops at the preflight rather than sending a request to be refused.
+  // CORS preflight: browsers send it before a GET carrying If-None-Match, or an MCP POST. /mcp
+  // grants only an Origin its requests are admitted from, so a refused page's browser stops at the
+  // preflight (for a JSON POST, a DELETE, a session header); every other path answers any origin.
   for (const [path, methods] of allowed) {
     // Read at each request: the base URL is known only once the server listens (port 0).
     const origin = (req: FastifyRequest): Record<string, string> =>
       path === MCP_PATH
-        ? { ...grantedOrigin(req, { baseUrl: ctx.baseUrl, config: ctx.mcp.config }), ...(req.headers.origin ? { vary: 'Origin' } : {}) }
+        ? { ...grantedOrigin(req, { baseUrl: ctx.baseUrl, config: ctx.mcp.config }), vary: 'Origin' }
         : { 'access-control-allow-origin': '*' };
     app.options(fastifyUrl(path), (req, reply) =>
       reply
