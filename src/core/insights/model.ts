@@ -333,7 +333,11 @@ export class AspectModel {
     this.secondary = secondary;
     const logit = (t: number) => Math.log(t / (1 - t));
     this.cuts = Float64Array.from(thresholds, logit);
-    this.backedCuts = Float64Array.from(thresholds, (t) => logit(t * backed));
+    // An aspect the lexicon judges is found from whichever cut is lower (a share above 1 lowers nothing).
+    this.backedCuts = Float64Array.from(thresholds, (t) => {
+      const lower = logit(t * backed);
+      return lower < logit(t) ? lower : logit(t);
+    });
     this.readings = labels.map((l) => [`R:${l}:positive`, `R:${l}:negative`] as const);
     this.labels = labels;
     const A = labels.length;
@@ -606,8 +610,7 @@ export class AspectModel {
     const margins = this.margins;
     let top = -1;
     for (let k = 0; k < this.labels.length; k++) {
-      const backed = reading.judged & (1 << k) && this.backedCuts[k]! < this.cuts[k]!;
-      margins[k] = z[D + k]! - (backed ? this.backedCuts[k]! : this.cuts[k]!);
+      margins[k] = z[D + k]! - (reading.judged & (1 << k) ? this.backedCuts[k]! : this.cuts[k]!);
       if (margins[k]! >= 0 && (top < 0 || margins[k]! > margins[top]!)) top = k;
     }
     let clauses: { text: string; rows: Rows; z: Float64Array }[] | null = null;
