@@ -4,7 +4,7 @@ import { parseFeed } from '@rowanmanning/feed-parser';
 import { parseAtomFeed, parseJsonFeed } from 'feedsmith';
 import type { Review } from '../src/core/schema/review.js';
 import { BUSINESS, REVIEWS } from './fixtures/data.js';
-import { startTestService, type TestService } from './helpers.js';
+import { eventually, startTestService, type TestService } from './helpers.js';
 
 const HOSTILE = `Tom & Jerry's <b>"great"</b> ]]> job <![CDATA[ x ]]> \u0001 </content></entry><script>alert(1)</script>`;
 // 60 reviews: more than the 50 a feed carries, one of them hostile, one with a reply.
@@ -185,6 +185,58 @@ describe('entry ids (RFC 4151 tag URIs)', () => {
       assert.ok(json.items.every((i) => i.url.startsWith('https://elsewhere.example.net/reviews/')), 'links follow BASE_URL; ids do not');
     } finally {
       await moved.close();
+    }
+  });
+});
+
+describe("an entry's updated time (RFC 4287 §4.2.15, JSON Feed date_modified)", () => {
+  it('moves to the import that changed a review (text, rating, reply) and stays for one it did not, after a restart too', async () => {
+    const reviews = REVIEWS.slice(0, 3).map((r, i) => ({ ...r, date: `2026-01-0${i + 1}`, owner_reply: null }));
+    const s = await startTestService({ business: BUSINESS, reviews, revisionPollMs: 50 });
+    let closed = false;
+    const [edited, kept, replied] = reviews as [Review, Review, Review];
+    const entryTimes = async (url: string) => {
+      const atom = parseAtomFeed(await (await fetch(`${url}/feed.xml`)).text()).entries ?? [];
+      const json = ((await (await fetch(`${url}/api/feed.json`)).json()) as { items: { date_modified: string; _reviewcast: { review_id: string } }[] }).items;
+      const byId = new Map(json.map((i) => [i._reviewcast.review_id, i.date_modified]));
+      return new Map(atom.map((e) => [e.id!.slice(-26), { atom: e.updated!, json: byId.get(e.id!.slice(-26))! }]));
+    };
+    try {
+      const before = await entryTimes(s.url);
+      assert.deepEqual([...before.values()].map((t) => t.atom).sort(), ['2026-01-01T00:00:00Z', '2026-01-02T00:00:00Z', '2026-01-03T00:00:00Z']);
+      const { revision } = await s.store.getRevision();
+      const start = Date.now();
+      // An import that edits one text, adds a reply to another (dated before the review: the import's time still wins) and leaves the third as it was.
+      const outcome = await s.store.importReviews({
+        reviews: [{ ...edited, text: `${edited.text} Edit: the fix held.` }, kept, { ...replied, owner_reply: { text: 'Thank you!', date: '2025-12-31' } }],
+        replace: false,
+        dryRun: false,
+      });
+      const end = Date.now();
+      assert.equal(outcome.updated, 2);
+      assert.ok(await eventually(async () => s.server.live.current().revision.revision > revision, 10_000), 'the server serves the new revision');
+      const after = await entryTimes(s.url);
+      for (const id of [edited.id, replied.id]) {
+        const t = after.get(id)!;
+        assert.equal(t.atom, t.json, 'Atom and JSON Feed agree');
+        assert.ok(Date.parse(t.atom) >= start - 1 && Date.parse(t.atom) <= end + 1, `${id}: ${t.atom} is the import's time`);
+      }
+      assert.deepEqual(after.get(kept.id), before.get(kept.id), 'an unchanged review keeps its time');
+      // The feed's own updated is the data's: never earlier than an entry's.
+      const feedUpdated = parseAtomFeed(await (await fetch(`${s.url}/feed.xml`)).text()).updated!;
+      assert.ok(Date.parse(feedUpdated) >= Date.parse(after.get(edited.id)!.atom));
+      // Importing the same again changes nothing, so no time moves.
+      assert.equal((await s.store.importReviews({ reviews: [{ ...edited, text: `${edited.text} Edit: the fix held.` }], replace: false, dryRun: false })).updated, 0);
+      await s.close();
+      closed = true;
+      const restarted = await startTestService({ database: s.database });
+      try {
+        assert.deepEqual(await entryTimes(restarted.url), after, 'kept in the store: the same times after a restart');
+      } finally {
+        await restarted.close();
+      }
+    } finally {
+      if (!closed) await s.close();
     }
   });
 });

@@ -106,6 +106,8 @@ export class Snapshot {
   readonly index: ReviewIndex;
   readonly aggregate: AggregateRating;
   readonly lastModified: Date;
+  /** Per review id, when an import last changed it: the feeds' entry times. */
+  private readonly modified: ReadonlyMap<string, string>;
   private readonly id = ++snapshotCount;
   /** The insights as held (HeldInsights), made or loaded once per revision. */
   private held: HeldInsights | null = null;
@@ -143,6 +145,7 @@ export class Snapshot {
     this.index = buildReviewIndex(this.business, data.reviews, `${data.revision.revision}@${data.revision.updated_at}`);
     this.aggregate = aggregateRating(this.index.reviews);
     this.lastModified = new Date(data.revision.updated_at);
+    this.modified = data.modified;
   }
 
   /**
@@ -320,11 +323,11 @@ export class Snapshot {
         });
       case '/api/feed.json':
         return this.hold('topic:/api/feed.json', () =>
-          buildRepresentation(JSON.stringify(renderJsonFeed(this.business, this.index.reviews, baseUrl, this.feedTag)), JSON_TYPE, this.lastModified, 'now', undefined, this.takeCodings(path)),
+          buildRepresentation(JSON.stringify(renderJsonFeed(this.business, this.index.reviews, baseUrl, this.feedTag, this.modified)), JSON_TYPE, this.lastModified, 'now', undefined, this.takeCodings(path)),
         );
       case '/feed.xml':
         return this.hold('topic:/feed.xml', () =>
-          buildRepresentation(renderAtom(this.business, this.index.reviews, baseUrl, this.feedTag, this.lastModified.toISOString()), ATOM_CONTENT_TYPE, this.lastModified, 'now', undefined, this.takeCodings(path)),
+          buildRepresentation(renderAtom(this.business, this.index.reviews, baseUrl, this.feedTag, this.lastModified.toISOString(), this.modified), ATOM_CONTENT_TYPE, this.lastModified, 'now', undefined, this.takeCodings(path)),
         );
     }
   }

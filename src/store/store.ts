@@ -15,6 +15,8 @@ export interface StoredData {
   revision: RevisionInfo;
   business: Business | null;
   reviews: Review[];
+  /** Per review id, when an import last changed its content (ISO 8601); only those ever changed after their first import. */
+  modified: ReadonlyMap<string, string>;
 }
 
 export interface ImportRequest {

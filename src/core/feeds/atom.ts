@@ -13,9 +13,10 @@ function xmlText(s: string): string {
 
 /**
  * RFC 4287 Atom feed of the newest reviews. `reviews` newest first; `updated` is when the data
- * last changed, so identical data renders identical bytes on every replica.
+ * last changed, so identical data renders identical bytes on every replica; `modified`, per review
+ * id, when an import last changed it (StoredData's).
  */
-export function renderAtom(business: Business, reviews: readonly Review[], baseUrl: string, tagEntity: string, updated: string): string {
+export function renderAtom(business: Business, reviews: readonly Review[], baseUrl: string, tagEntity: string, updated: string, modified: ReadonlyMap<string, string>): string {
   const feed = create({ version: '1.0', encoding: 'utf-8' }).ele('http://www.w3.org/2005/Atom', 'feed');
   // §4.1.1: atom:feed MUST contain exactly one id, title and updated, and an author unless every entry has one.
   feed.ele('id').txt(`${baseUrl}/feed.xml`);
@@ -33,7 +34,7 @@ export function renderAtom(business: Business, reviews: readonly Review[], baseU
     entry.ele('id').txt(reviewEntryId(tagEntity, r.id));
     entry.ele('title').txt(xmlText(`${stars(r.rating)} ${r.rating}/5 by ${r.author}`));
     entry.ele('published').txt(`${r.date}T00:00:00Z`);
-    entry.ele('updated').txt(reviewUpdated(r.date, r.owner_reply?.date ?? null));
+    entry.ele('updated').txt(reviewUpdated(r, modified.get(r.id)));
     entry.ele('author').ele('name').txt(xmlText(r.author));
     entry.ele('category', { term: `rating-${r.rating}`, label: `${r.rating} out of 5 stars` });
     // type="text": review text is shown as written, never interpreted as markup.

@@ -38,7 +38,13 @@ export function stars(rating: number): string {
   return '★'.repeat(rating) + '☆'.repeat(5 - rating);
 }
 
-/** The time a review last changed as far as a feed reader cares: its date, or its owner reply's. */
-export function reviewUpdated(date: string, replyDate: string | null): string {
-  return `${replyDate !== null && replyDate > date ? replyDate : date}T00:00:00Z`;
+/**
+ * The time a review last changed as far as a feed reader cares (RFC 4287 §4.2.15): the latest of
+ * its date, its owner reply's, and `modified`, when an import last changed its content (an edit
+ * of its text, rating or reply), where one did.
+ */
+export function reviewUpdated(r: Review, modified: string | undefined): string {
+  const replyDate = r.owner_reply?.date;
+  const dated = `${replyDate !== undefined && replyDate > r.date ? replyDate : r.date}T00:00:00Z`;
+  return modified !== undefined && Date.parse(modified) > Date.parse(dated) ? modified : dated;
 }

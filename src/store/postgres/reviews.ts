@@ -72,6 +72,8 @@ export function postgresReviewStore(pool: pg.Pool, url: string): ReviewStore & {
             for (const row of rows) reviews.push(JSON.parse(row.json) as Review);
             if (rows.length < LOAD_BATCH) break;
           }
+          const modified = new Map<string, string>();
+          for (const row of (await c.query<{ id: string; modified_at: string }>('SELECT id, modified_at FROM reviews WHERE modified_at IS NOT NULL')).rows) modified.set(row.id, row.modified_at);
           await c.query('COMMIT');
           const get = (k: string) => meta.find((r) => r.key === k)?.value;
           const business = get('business');
@@ -79,6 +81,7 @@ export function postgresReviewStore(pool: pg.Pool, url: string): ReviewStore & {
             revision: { revision: Number(get('revision')), updated_at: get('updated_at')! },
             business: business ? (JSON.parse(business) as Business) : null,
             reviews,
+            modified,
           };
         } catch (err) {
           await c.query('ROLLBACK').catch(() => {});
@@ -96,18 +99,21 @@ export function postgresReviewStore(pool: pg.Pool, url: string): ReviewStore & {
         for (const row of (await c.query<{ id: string; json: string }>('SELECT id, json FROM reviews')).rows) existing.set(row.id, row.json);
         const { plan, businessJson, outcome, write } = prepareImport(existing, await meta(c, 'business'), req, revision);
         if (!write) return outcome;
-        const writes = [...plan.added, ...plan.updated];
-        const total = writes.length + plan.removed.length;
+        // The import's one time: the data's updated_at, and the modification time of each review it changed.
+        const now = new Date().toISOString();
+        const total = plan.added.length + plan.updated.length + plan.removed.length;
         let done = 0;
-        for (let i = 0; i < writes.length; i += BATCH) {
-          const batch = writes.slice(i, i + BATCH);
-          await c.query(
-            `INSERT INTO reviews (id, date, rating, json) SELECT * FROM unnest($1::text[], $2::text[], $3::int[], $4::text[])
-             ON CONFLICT (id) DO UPDATE SET date = excluded.date, rating = excluded.rating, json = excluded.json`,
-            [batch.map((r) => r.id), batch.map((r) => r.date), batch.map((r) => r.rating), batch.map((r) => JSON.stringify(r))],
-          );
-          done += batch.length;
-          req.onProgress?.(done, total);
+        for (const [writes, modified] of [[plan.added, null], [plan.updated, now]] as const) {
+          for (let i = 0; i < writes.length; i += BATCH) {
+            const batch = writes.slice(i, i + BATCH);
+            await c.query(
+              `INSERT INTO reviews (id, date, rating, json, modified_at) SELECT *, $5::text FROM unnest($1::text[], $2::text[], $3::int[], $4::text[])
+               ON CONFLICT (id) DO UPDATE SET date = excluded.date, rating = excluded.rating, json = excluded.json, modified_at = excluded.modified_at`,
+              [batch.map((r) => r.id), batch.map((r) => r.date), batch.map((r) => r.rating), batch.map((r) => JSON.stringify(r)), modified],
+            );
+            done += batch.length;
+            req.onProgress?.(done, total);
+          }
         }
         for (let i = 0; i < plan.removed.length; i += BATCH) {
           const batch = plan.removed.slice(i, i + BATCH);
@@ -117,7 +123,7 @@ export function postgresReviewStore(pool: pg.Pool, url: string): ReviewStore & {
         }
         if (businessJson !== undefined) await setMeta(c, 'business', businessJson);
         await setMeta(c, 'revision', String(outcome.revision_after));
-        await setMeta(c, 'updated_at', new Date().toISOString());
+        await setMeta(c, 'updated_at', now);
         // Delivered at commit: every replica listening refreshes at once.
         await c.query('SELECT pg_notify($1, $2)', [CHANNEL, String(outcome.revision_after)]);
         return outcome;

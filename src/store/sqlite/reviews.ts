@@ -16,14 +16,17 @@ const CHANGE_SETTLE_MS = 25;
 /** Reviews fetched per step of a load: a few milliseconds of work. */
 const LOAD_BATCH = 5000;
 
-/** The revision and business profile read on `conn` (within the caller's transaction), with the reviews read there. */
+/** The revision, business profile and modification times read on `conn` (within the caller's transaction), with the reviews read there. */
 function storedData(conn: Database.Database, reviews: Review[]): StoredData {
   const meta = conn.prepare<[string], { value: string }>('SELECT value FROM meta WHERE key = ?');
   const business = meta.get('business');
+  const modified = new Map<string, string>();
+  for (const row of conn.prepare('SELECT id, modified_at FROM reviews WHERE modified_at IS NOT NULL').iterate() as Iterable<{ id: string; modified_at: string }>) modified.set(row.id, row.modified_at);
   return {
     revision: { revision: Number(meta.get('revision')!.value), updated_at: meta.get('updated_at')!.value },
     business: business ? (JSON.parse(business.value) as Business) : null,
     reviews,
+    modified,
   };
 }
 
@@ -105,16 +108,19 @@ export function sqliteReviewStore(db: Database.Database, path: string, { getMeta
         const { plan, businessJson, outcome, write } = prepareImport(existing, getMeta.get('business')?.value, req, before.revision);
         if (!write) return outcome;
 
+        // The import's one time: the data's updated_at, and the modification time of each review it changed.
+        const now = new Date().toISOString();
         const upsert = db.prepare(
-          'INSERT INTO reviews (id, date, rating, json) VALUES (?, ?, ?, ?) ON CONFLICT (id) DO UPDATE SET date = excluded.date, rating = excluded.rating, json = excluded.json',
+          'INSERT INTO reviews (id, date, rating, json, modified_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT (id) DO UPDATE SET date = excluded.date, rating = excluded.rating, json = excluded.json, modified_at = excluded.modified_at',
         );
         const del = db.prepare('DELETE FROM reviews WHERE id = ?');
-        const writes = [...plan.added, ...plan.updated];
-        const total = writes.length + plan.removed.length;
+        const total = plan.added.length + plan.updated.length + plan.removed.length;
         let done = 0;
-        for (const r of writes) {
-          upsert.run(r.id, r.date, r.rating, JSON.stringify(r));
-          if (++done % BATCH === 0) req.onProgress?.(done, total);
+        for (const [reviews, modified] of [[plan.added, null], [plan.updated, now]] as const) {
+          for (const r of reviews) {
+            upsert.run(r.id, r.date, r.rating, JSON.stringify(r), modified);
+            if (++done % BATCH === 0) req.onProgress?.(done, total);
+          }
         }
         for (const id of plan.removed) {
           del.run(id);
@@ -123,7 +129,7 @@ export function sqliteReviewStore(db: Database.Database, path: string, { getMeta
         req.onProgress?.(total, total);
         if (businessJson !== undefined) setMeta.run('business', businessJson);
         setMeta.run('revision', String(outcome.revision_after));
-        setMeta.run('updated_at', new Date().toISOString());
+        setMeta.run('updated_at', now);
         return outcome;
       });
       // IMMEDIATE: take the write lock before reading, so two importers cannot plan against the same state.
