@@ -647,6 +647,44 @@ describe('a database from before source_id', () => {
   });
 });
 
+describe('a database from before modified_at', () => {
+  it("is upgraded in place: its reviews keep their feeds' times, and an edit imported after records its own", async () => {
+    const { dir, db, env } = await setup();
+    const row = [REVIEWS[0]!.id, REVIEWS[0]!.date, REVIEWS[0]!.rating, JSON.stringify(canonicalReview(REVIEWS[0]!))];
+    // The schema just before the migration that added modified_at.
+    const sqliteBefore = sqliteMigrations.findIndex((m) => m.includes('modified_at'));
+    const postgresBefore = postgresMigrations.findIndex((m) => m.includes('modified_at'));
+    if (TEST_STORE === 'sqlite') {
+      const sqlite = new Database(db);
+      for (const m of sqliteMigrations.slice(0, sqliteBefore)) sqlite.exec(m);
+      sqlite.pragma(`user_version = ${sqliteBefore}`);
+      sqlite.prepare('INSERT INTO reviews (id, date, rating, json) VALUES (?, ?, ?, ?)').run(...row);
+      sqlite.prepare("UPDATE meta SET value = '1' WHERE key = 'revision'").run();
+      sqlite.close();
+    } else {
+      const client = new pg.Client({ connectionString: db });
+      await client.connect();
+      for (const m of postgresMigrations.slice(0, postgresBefore)) await client.query(m);
+      await client.query('CREATE TABLE reviewcast_schema (version INTEGER NOT NULL)');
+      await client.query('INSERT INTO reviewcast_schema (version) VALUES ($1)', [postgresBefore]);
+      await client.query('INSERT INTO reviews (id, date, rating, json) VALUES ($1, $2, $3, $4)', row);
+      await client.query("UPDATE meta SET value = '1' WHERE key = 'revision'");
+      await client.end();
+    }
+    const data = await stored(db);
+    assert.deepEqual(data.reviews, [REVIEWS[0]]);
+    assert.equal(data.revision.revision, 1, 'nothing served changes, so the revision stays');
+    assert.equal(data.modified.size, 0);
+    const file = join(dir, 'edited.json');
+    writeFileSync(file, JSON.stringify([{ ...REVIEWS[0], text: 'Edited after the upgrade.' }]));
+    const start = Date.now();
+    assert.match((await runCli(['import', file], env)).stdout, /0 added, 1 updated, 0 removed/);
+    const after = await stored(db);
+    assert.ok(Date.parse(after.modified.get(REVIEWS[0]!.id)!) >= start - 1);
+    assert.equal(after.modified.get(REVIEWS[0]!.id), after.revision.updated_at, "the edit's time is the import's");
+  });
+});
+
 describe('reviewcast export', () => {
   it('writes the /reviews.json document without the derived url fields; it and /reviews.json re-import unchanged into another database', async () => {
     const { dir, env } = await setup();

@@ -4,6 +4,7 @@ import { parseFeed } from '@rowanmanning/feed-parser';
 import { parseAtomFeed, parseJsonFeed } from 'feedsmith';
 import type { Review } from '../src/core/schema/review.js';
 import { BUSINESS, REVIEWS } from './fixtures/data.js';
+import { importTime } from '../src/store/store.js';
 import { eventually, startTestService, type TestService } from './helpers.js';
 
 const HOSTILE = `Tom & Jerry's <b>"great"</b> ]]> job <![CDATA[ x ]]> \u0001 </content></entry><script>alert(1)</script>`;
@@ -225,18 +226,42 @@ describe("an entry's updated time (RFC 4287 §4.2.15, JSON Feed date_modified)",
       // The feed's own updated is the data's: never earlier than an entry's.
       const feedUpdated = parseAtomFeed(await (await fetch(`${s.url}/feed.xml`)).text()).updated!;
       assert.ok(Date.parse(feedUpdated) >= Date.parse(after.get(edited.id)!.atom));
-      // Importing the same again changes nothing, so no time moves.
-      assert.equal((await s.store.importReviews({ reviews: [{ ...edited, text: `${edited.text} Edit: the fix held.` }], replace: false, dryRun: false })).updated, 0);
+      // Importing the same again changes nothing; a dry run of an edit writes nothing; a change no reader sees (a new
+      // avatar address, a source link) is stored but keeps the time; a reply taken away moves it; a new review has its own date.
+      const editedNow = { ...edited, text: `${edited.text} Edit: the fix held.` };
+      assert.equal((await s.store.importReviews({ reviews: [editedNow], replace: false, dryRun: false })).updated, 0);
+      assert.equal((await s.store.importReviews({ reviews: [{ ...kept, text: 'Changed in a dry run.' }], replace: false, dryRun: true })).updated, 1);
+      const unseen = { ...editedNow, author_avatar_url: 'https://avatars.example.com/a?sig=2', source_url: 'https://reviews.example.com/r/2' };
+      const newcomer: Review = { ...kept, id: '01KNEWREVIEW0000000000000Z', date: '2026-01-05', author: 'Newcomer' };
+      const { revision: second } = await s.store.getRevision();
+      const later = Date.now();
+      const third = await s.store.importReviews({ reviews: [unseen, { ...replied, owner_reply: null }, newcomer], replace: false, dryRun: false });
+      assert.deepEqual([third.added, third.updated], [1, 2]);
+      assert.ok(await eventually(async () => s.server.live.current().revision.revision > second, 10_000), 'the server serves the third revision');
+      const last = await entryTimes(s.url);
+      assert.deepEqual(last.get(edited.id), after.get(edited.id), 'a change no feed shows keeps the time');
+      assert.deepEqual(last.get(kept.id), before.get(kept.id), 'the dry run moved nothing');
+      assert.ok(Date.parse(last.get(replied.id)!.atom) >= later - 1, 'a reply taken away moves the time');
+      assert.deepEqual(last.get(newcomer.id), { atom: '2026-01-05T00:00:00Z', json: '2026-01-05T00:00:00Z' }, 'a new review has its own date');
       await s.close();
       closed = true;
       const restarted = await startTestService({ database: s.database });
       try {
-        assert.deepEqual(await entryTimes(restarted.url), after, 'kept in the store: the same times after a restart');
+        assert.deepEqual(await entryTimes(restarted.url), last, 'kept in the store: the same times after a restart');
       } finally {
         await restarted.close();
       }
     } finally {
       if (!closed) await s.close();
     }
+  });
+});
+
+describe('import times', () => {
+  it('are now, or just after the last change when this clock is behind the one that made it', () => {
+    const t = Date.now();
+    assert.ok(Math.abs(Date.parse(importTime('2020-01-01T00:00:00.000Z')) - t) < 1000);
+    assert.equal(importTime('2999-01-01T00:00:00.000Z'), '2999-01-01T00:00:00.001Z');
+    assert.ok(Math.abs(Date.parse(importTime('not a time')) - t) < 1000);
   });
 });

@@ -15,7 +15,7 @@ export interface StoredData {
   revision: RevisionInfo;
   business: Business | null;
   reviews: Review[];
-  /** Per review id, when an import last changed its content (ISO 8601); only those ever changed after their first import. */
+  /** Per review id, when an import last changed what a feed reader sees of it (changedForReaders; ISO 8601); only those ever so changed after their first import. */
   modified: ReadonlyMap<string, string>;
 }
 
@@ -28,6 +28,17 @@ export interface ImportRequest {
   /** Work out the counts without writing. */
   dryRun: boolean;
   onProgress?: (done: number, total: number) => void;
+}
+
+/**
+ * An import's time: now, or just after the data's last change when this host's clock is behind
+ * the one that made it, so updated_at (and the modification times written with it) never go back
+ * and no feed entry is later than its feed.
+ */
+export function importTime(previous: string): string {
+  const now = Date.now();
+  const last = Date.parse(previous);
+  return new Date(Number.isFinite(last) && last >= now ? last + 1 : now).toISOString();
 }
 
 /** Reviews, the business profile and the revision they are at. */

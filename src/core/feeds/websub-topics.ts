@@ -39,9 +39,26 @@ export function stars(rating: number): string {
 }
 
 /**
+ * Whether an import's change to a review is one a feed entry's updated time moves for ("significant",
+ * RFC 4287 §4.2.15): what its text says, its rating, its author, its date or the owner's reply. Not
+ * a new avatar address (some sources hand out a new one on every fetch, so every re-import would
+ * move every entry), source link or id, or the verified flag.
+ */
+export function changedForReaders(before: Review, after: Review): boolean {
+  return (
+    before.text !== after.text ||
+    before.rating !== after.rating ||
+    before.author !== after.author ||
+    before.date !== after.date ||
+    before.owner_reply?.text !== after.owner_reply?.text ||
+    before.owner_reply?.date !== after.owner_reply?.date
+  );
+}
+
+/**
  * The time a review last changed as far as a feed reader cares (RFC 4287 §4.2.15): the latest of
- * its date, its owner reply's, and `modified`, when an import last changed its content (an edit
- * of its text, rating or reply), where one did.
+ * its date, its owner reply's, and `modified`, when an import last changed it so (changedForReaders),
+ * where one did.
  */
 export function reviewUpdated(r: Review, modified: string | undefined): string {
   const replyDate = r.owner_reply?.date;

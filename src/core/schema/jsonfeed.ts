@@ -16,7 +16,7 @@ export const JsonFeedItemSchema = z
     title: z.string().describe('Stars and author'),
     content_text: z.string().describe("The review text (or a note for rating-only reviews), then the owner's reply, if any"),
     date_published: z.string().describe('RFC 3339'),
-    date_modified: z.string().describe('RFC 3339: the latest of the review\'s date, its owner reply\'s and the import that last changed it'),
+    date_modified: z.string().describe('RFC 3339: the latest of the review\'s date, its owner reply\'s and the import that last changed what a reader sees of it'),
     authors: z.array(Author).describe('The reviewer'),
     tags: z.array(z.string()).describe('The star rating and the source, e.g. rating-5 and google'),
     _reviewcast: z

@@ -70,7 +70,7 @@ export const postgresMigrations: readonly string[] = [
   // What a revision made, kept by name (insights, published bytes, compressed forms); replaces insights_documents, whose entries are made again.
   `DROP TABLE insights_documents;
    CREATE TABLE kept (revision BIGINT NOT NULL, name TEXT NOT NULL, bytes BYTEA NOT NULL, PRIMARY KEY (revision, name));`,
-  // When an import last changed a review's content (its text, rating, reply ...): a feed entry's updated time moves with it. Null for a review as first
+  // When an import last changed what a feed reader sees of a review (changedForReaders): a feed entry's updated time moves with it. Null for a review as first
   // imported; the few set are read through a partial index, not a scan of every review's row.
   `ALTER TABLE reviews ADD COLUMN modified_at TEXT;
    CREATE INDEX reviews_modified ON reviews (id, modified_at) WHERE modified_at IS NOT NULL;`,

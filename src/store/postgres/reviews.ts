@@ -3,7 +3,8 @@ import pg from 'pg';
 import { prepareImport, type ImportOutcome } from '../../core/import-plan.js';
 import type { Business } from '../../core/schema/business.js';
 import type { Review } from '../../core/schema/review.js';
-import type { ImportRequest, ReviewStore, RevisionInfo, StoredData } from '../store.js';
+import { changedForReaders } from '../../core/feeds/websub-topics.js';
+import { importTime, type ImportRequest, type ReviewStore, type RevisionInfo, type StoredData } from '../store.js';
 import { APPLICATION_NAME, meta, setMeta, tx, withClient } from './sql.js';
 
 const CHANNEL = 'reviewcast_revision';
@@ -60,7 +61,7 @@ export function postgresReviewStore(pool: pg.Pool, url: string): ReviewStore & {
     async load(): Promise<StoredData> {
       return withClient(pool, async (c) => {
         try {
-          // One snapshot for all three reads.
+          // One snapshot for all four reads.
           await c.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
           const meta = (await c.query<{ key: string; value: string }>('SELECT key, value FROM meta')).rows;
           // In batches through a cursor: each batch's JSON texts are garbage once parsed, not all held
@@ -99,21 +100,25 @@ export function postgresReviewStore(pool: pg.Pool, url: string): ReviewStore & {
         for (const row of (await c.query<{ id: string; json: string }>('SELECT id, json FROM reviews')).rows) existing.set(row.id, row.json);
         const { plan, businessJson, outcome, write } = prepareImport(existing, await meta(c, 'business'), req, revision);
         if (!write) return outcome;
-        // The import's one time: the data's updated_at, and the modification time of each review it changed.
-        const now = new Date().toISOString();
-        const total = plan.added.length + plan.updated.length + plan.removed.length;
+        // The import's one time: the data's updated_at, and the modification time of each review it changed as a feed reader sees it.
+        const now = importTime((await meta(c, 'updated_at')) ?? '');
+        const writes = [...plan.added, ...plan.updated];
+        const total = writes.length + plan.removed.length;
         let done = 0;
-        for (const [writes, modified] of [[plan.added, null], [plan.updated, now]] as const) {
-          for (let i = 0; i < writes.length; i += BATCH) {
-            const batch = writes.slice(i, i + BATCH);
-            await c.query(
-              `INSERT INTO reviews (id, date, rating, json, modified_at) SELECT *, $5::text FROM unnest($1::text[], $2::text[], $3::int[], $4::text[])
-               ON CONFLICT (id) DO UPDATE SET date = excluded.date, rating = excluded.rating, json = excluded.json, modified_at = excluded.modified_at`,
-              [batch.map((r) => r.id), batch.map((r) => r.date), batch.map((r) => r.rating), batch.map((r) => JSON.stringify(r)), modified],
-            );
-            done += batch.length;
-            req.onProgress?.(done, total);
-          }
+        for (let i = 0; i < writes.length; i += BATCH) {
+          const batch = writes.slice(i, i + BATCH);
+          const modified = batch.map((r) => {
+            const was = existing.get(r.id);
+            return was !== undefined && changedForReaders(JSON.parse(was) as Review, r) ? now : null;
+          });
+          // A change a feed reader does not see (a new avatar address) keeps the time the review had.
+          await c.query(
+            `INSERT INTO reviews (id, date, rating, json, modified_at) SELECT * FROM unnest($1::text[], $2::text[], $3::int[], $4::text[], $5::text[])
+             ON CONFLICT (id) DO UPDATE SET date = excluded.date, rating = excluded.rating, json = excluded.json, modified_at = coalesce(excluded.modified_at, reviews.modified_at)`,
+            [batch.map((r) => r.id), batch.map((r) => r.date), batch.map((r) => r.rating), batch.map((r) => JSON.stringify(r)), modified],
+          );
+          done += batch.length;
+          req.onProgress?.(done, total);
         }
         for (let i = 0; i < plan.removed.length; i += BATCH) {
           const batch = plan.removed.slice(i, i + BATCH);

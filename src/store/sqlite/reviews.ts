@@ -6,7 +6,8 @@ import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import { prepareImport, type ImportOutcome } from '../../core/import-plan.js';
 import type { Business } from '../../core/schema/business.js';
 import type { Review } from '../../core/schema/review.js';
-import type { ImportRequest, ReviewStore, RevisionInfo, StoredData } from '../store.js';
+import { changedForReaders } from '../../core/feeds/websub-topics.js';
+import { importTime, type ImportRequest, type ReviewStore, type RevisionInfo, type StoredData } from '../store.js';
 import type { Meta } from './meta.js';
 
 const BATCH = 500;
@@ -108,19 +109,20 @@ export function sqliteReviewStore(db: Database.Database, path: string, { getMeta
         const { plan, businessJson, outcome, write } = prepareImport(existing, getMeta.get('business')?.value, req, before.revision);
         if (!write) return outcome;
 
-        // The import's one time: the data's updated_at, and the modification time of each review it changed.
-        const now = new Date().toISOString();
+        // The import's one time: the data's updated_at, and the modification time of each review it changed as a feed reader sees it.
+        const now = importTime(before.updated_at);
+        // A change a feed reader does not see (a new avatar address) keeps the time the review had.
         const upsert = db.prepare(
-          'INSERT INTO reviews (id, date, rating, json, modified_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT (id) DO UPDATE SET date = excluded.date, rating = excluded.rating, json = excluded.json, modified_at = excluded.modified_at',
+          'INSERT INTO reviews (id, date, rating, json, modified_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT (id) DO UPDATE SET date = excluded.date, rating = excluded.rating, json = excluded.json, modified_at = coalesce(excluded.modified_at, reviews.modified_at)',
         );
         const del = db.prepare('DELETE FROM reviews WHERE id = ?');
-        const total = plan.added.length + plan.updated.length + plan.removed.length;
+        const writes = [...plan.added, ...plan.updated];
+        const total = writes.length + plan.removed.length;
         let done = 0;
-        for (const [reviews, modified] of [[plan.added, null], [plan.updated, now]] as const) {
-          for (const r of reviews) {
-            upsert.run(r.id, r.date, r.rating, JSON.stringify(r), modified);
-            if (++done % BATCH === 0) req.onProgress?.(done, total);
-          }
+        for (const r of writes) {
+          const was = existing.get(r.id);
+          upsert.run(r.id, r.date, r.rating, JSON.stringify(r), was !== undefined && changedForReaders(JSON.parse(was) as Review, r) ? now : null);
+          if (++done % BATCH === 0) req.onProgress?.(done, total);
         }
         for (const id of plan.removed) {
           del.run(id);
