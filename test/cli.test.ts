@@ -612,32 +612,40 @@ describe('reviewcast import: ids from the source system', () => {
   });
 });
 
+/**
+ * A database as an older version left it: the migrations before the first that mentions `marker`,
+ * then REVIEWS[0] stored as `json` at revision 1.
+ */
+async function databaseBefore(db: string, marker: string, json: string): Promise<void> {
+  const row = [REVIEWS[0]!.id, REVIEWS[0]!.date, REVIEWS[0]!.rating, json];
+  if (TEST_STORE === 'sqlite') {
+    const before = sqliteMigrations.findIndex((m) => m.includes(marker));
+    const sqlite = new Database(db);
+    for (const m of sqliteMigrations.slice(0, before)) sqlite.exec(m);
+    sqlite.pragma(`user_version = ${before}`);
+    sqlite.prepare('INSERT INTO reviews (id, date, rating, json) VALUES (?, ?, ?, ?)').run(...row);
+    sqlite.prepare("UPDATE meta SET value = '1' WHERE key = 'revision'").run();
+    sqlite.close();
+  } else {
+    const before = postgresMigrations.findIndex((m) => m.includes(marker));
+    const client = new pg.Client({ connectionString: db });
+    await client.connect();
+    for (const m of postgresMigrations.slice(0, before)) await client.query(m);
+    await client.query('CREATE TABLE reviewcast_schema (version INTEGER NOT NULL)');
+    await client.query('INSERT INTO reviewcast_schema (version) VALUES ($1)', [before]);
+    await client.query('INSERT INTO reviews (id, date, rating, json) VALUES ($1, $2, $3, $4)', row);
+    await client.query("UPDATE meta SET value = '1' WHERE key = 'revision'");
+    await client.end();
+  }
+}
+
 describe('a database from before source_id', () => {
   it('is upgraded in place: stored reviews gain source_id null, the revision moves once, and the same data re-imports unchanged', async () => {
     const { dir, db, env } = await setup();
     // As the previous version stored it: canonical field order, no source_id.
     const old = Object.fromEntries(Object.entries(canonicalReview(REVIEWS[0]!)).filter(([key]) => key !== 'source_id'));
-    const row = [REVIEWS[0]!.id, REVIEWS[0]!.date, REVIEWS[0]!.rating, JSON.stringify(old)];
     // The schema just before the migration that added source_id (later ones may follow it).
-    const sqliteBefore = sqliteMigrations.findIndex((m) => m.includes('"source_id":null'));
-    const postgresBefore = postgresMigrations.findIndex((m) => m.includes('"source_id":null'));
-    if (TEST_STORE === 'sqlite') {
-      const sqlite = new Database(db);
-      for (const m of sqliteMigrations.slice(0, sqliteBefore)) sqlite.exec(m);
-      sqlite.pragma(`user_version = ${sqliteBefore}`);
-      sqlite.prepare('INSERT INTO reviews (id, date, rating, json) VALUES (?, ?, ?, ?)').run(...row);
-      sqlite.prepare("UPDATE meta SET value = '1' WHERE key = 'revision'").run();
-      sqlite.close();
-    } else {
-      const client = new pg.Client({ connectionString: db });
-      await client.connect();
-      for (const m of postgresMigrations.slice(0, postgresBefore)) await client.query(m);
-      await client.query('CREATE TABLE reviewcast_schema (version INTEGER NOT NULL)');
-      await client.query('INSERT INTO reviewcast_schema (version) VALUES ($1)', [postgresBefore]);
-      await client.query('INSERT INTO reviews (id, date, rating, json) VALUES ($1, $2, $3, $4)', row);
-      await client.query("UPDATE meta SET value = '1' WHERE key = 'revision'");
-      await client.end();
-    }
+    await databaseBefore(db, '"source_id":null', JSON.stringify(old));
     const data = await stored(db);
     assert.deepEqual(data.reviews, [REVIEWS[0]]);
     assert.equal(data.revision.revision, 2);
@@ -650,27 +658,8 @@ describe('a database from before source_id', () => {
 describe('a database from before modified_at', () => {
   it("is upgraded in place: its reviews keep their feeds' times, and an edit imported after records its own", async () => {
     const { dir, db, env } = await setup();
-    const row = [REVIEWS[0]!.id, REVIEWS[0]!.date, REVIEWS[0]!.rating, JSON.stringify(canonicalReview(REVIEWS[0]!))];
     // The schema just before the migration that added modified_at.
-    const sqliteBefore = sqliteMigrations.findIndex((m) => m.includes('modified_at'));
-    const postgresBefore = postgresMigrations.findIndex((m) => m.includes('modified_at'));
-    if (TEST_STORE === 'sqlite') {
-      const sqlite = new Database(db);
-      for (const m of sqliteMigrations.slice(0, sqliteBefore)) sqlite.exec(m);
-      sqlite.pragma(`user_version = ${sqliteBefore}`);
-      sqlite.prepare('INSERT INTO reviews (id, date, rating, json) VALUES (?, ?, ?, ?)').run(...row);
-      sqlite.prepare("UPDATE meta SET value = '1' WHERE key = 'revision'").run();
-      sqlite.close();
-    } else {
-      const client = new pg.Client({ connectionString: db });
-      await client.connect();
-      for (const m of postgresMigrations.slice(0, postgresBefore)) await client.query(m);
-      await client.query('CREATE TABLE reviewcast_schema (version INTEGER NOT NULL)');
-      await client.query('INSERT INTO reviewcast_schema (version) VALUES ($1)', [postgresBefore]);
-      await client.query('INSERT INTO reviews (id, date, rating, json) VALUES ($1, $2, $3, $4)', row);
-      await client.query("UPDATE meta SET value = '1' WHERE key = 'revision'");
-      await client.end();
-    }
+    await databaseBefore(db, 'modified_at', JSON.stringify(canonicalReview(REVIEWS[0]!)));
     const data = await stored(db);
     assert.deepEqual(data.reviews, [REVIEWS[0]]);
     assert.equal(data.revision.revision, 1, 'nothing served changes, so the revision stays');
