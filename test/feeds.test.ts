@@ -226,12 +226,12 @@ describe("an entry's updated time (RFC 4287 §4.2.15, JSON Feed date_modified)",
       // The feed's own updated is the data's: never earlier than an entry's.
       const feedUpdated = parseAtomFeed(await (await fetch(`${s.url}/feed.xml`)).text()).updated!;
       assert.ok(Date.parse(feedUpdated) >= Date.parse(after.get(edited.id)!.atom));
-      // Importing the same again changes nothing; a dry run of an edit writes nothing; a change no reader sees (a new
-      // avatar address, a source link) is stored but keeps the time; a reply taken away moves it; a new review has its own date.
+      // Importing the same again changes nothing; a dry run of an edit writes nothing; a change no feed shows (a new
+      // avatar address, its id in its source) is stored but keeps the time; a reply taken away moves it; a new review has its own date.
       const editedNow = { ...edited, text: `${edited.text} Edit: the fix held.` };
       assert.equal((await s.store.importReviews({ reviews: [editedNow], replace: false, dryRun: false })).updated, 0);
       assert.equal((await s.store.importReviews({ reviews: [{ ...kept, text: 'Changed in a dry run.' }], replace: false, dryRun: true })).updated, 1);
-      const unseen = { ...editedNow, author_avatar_url: 'https://avatars.example.com/a?sig=2', source_url: 'https://reviews.example.com/r/2' };
+      const unseen = { ...editedNow, author_avatar_url: 'https://avatars.example.com/a?sig=2', source_id: 'crm-2' };
       const newcomer: Review = { ...kept, id: '01KNEWREVIEW0000000000000Z', date: '2026-01-05', author: 'Newcomer' };
       const { revision: second } = await s.store.getRevision();
       const later = Date.now();

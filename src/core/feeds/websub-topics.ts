@@ -40,9 +40,8 @@ export function stars(rating: number): string {
 
 /**
  * Whether an import's change to a review is one a feed entry's updated time moves for ("significant",
- * RFC 4287 §4.2.15): what its text says, its rating, its author, its date or the owner's reply. Not
- * a new avatar address (some sources hand out a new one on every fetch, so every re-import would
- * move every entry), source link or id, or the verified flag.
+ * RFC 4287 §4.2.15): any field the feeds show. Not a new avatar address (some sources hand out a new
+ * one on every fetch, so every re-import would move every entry) nor its id in its source (not shown).
  */
 export function changedForReaders(before: Review, after: Review): boolean {
   return (
@@ -50,6 +49,9 @@ export function changedForReaders(before: Review, after: Review): boolean {
     before.rating !== after.rating ||
     before.author !== after.author ||
     before.date !== after.date ||
+    before.source !== after.source ||
+    before.source_url !== after.source_url ||
+    before.verified !== after.verified ||
     before.owner_reply?.text !== after.owner_reply?.text ||
     before.owner_reply?.date !== after.owner_reply?.date
   );
