@@ -7,6 +7,7 @@ import { deterministicUlid } from './ids.js';
 import { canonicalReview } from './reviews.js';
 import { BusinessSchema, type Business } from './schema/business.js';
 import { Ulid } from './schema/common.js';
+import { changedForReaders } from './feeds/websub-topics.js';
 import { ReviewInputSchema, ReviewSchema, type Review } from './schema/review.js';
 
 /** One record that failed validation, located so the operator can find it in the file. */
@@ -211,6 +212,8 @@ interface ImportPlan {
   unchanged: number;
   /** The ids of the incoming reviews. */
   incoming: ReadonlySet<string>;
+  /** The updated reviews whose change a feed shows (changedForReaders): the store moves their modification time. */
+  retimed: ReadonlySet<string>;
 }
 
 /**
@@ -219,14 +222,17 @@ interface ImportPlan {
  */
 function planImport(existing: ReadonlyMap<string, string>, incoming: readonly Review[], replace: boolean): ImportPlan {
   const incomingIds = new Set<string>();
-  const plan: ImportPlan = { added: [], updated: [], removed: [], unchanged: 0, incoming: incomingIds };
+  const retimed = new Set<string>();
+  const plan: ImportPlan = { added: [], updated: [], removed: [], unchanged: 0, incoming: incomingIds, retimed };
   for (const original of incoming) {
     const r = canonicalReview(original);
     incomingIds.add(r.id);
     const before = existing.get(r.id);
     if (before === undefined) plan.added.push(r);
-    else if (before !== JSON.stringify(r)) plan.updated.push(r);
-    else plan.unchanged++;
+    else if (before !== JSON.stringify(r)) {
+      plan.updated.push(r);
+      if (changedForReaders(JSON.parse(before) as Review, r)) retimed.add(r.id);
+    } else plan.unchanged++;
   }
   if (replace) for (const id of existing.keys()) if (!incomingIds.has(id)) plan.removed.push(id);
   return plan;

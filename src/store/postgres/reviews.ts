@@ -3,7 +3,6 @@ import pg from 'pg';
 import { prepareImport, type ImportOutcome } from '../../core/import-plan.js';
 import type { Business } from '../../core/schema/business.js';
 import type { Review } from '../../core/schema/review.js';
-import { changedForReaders } from '../../core/feeds/websub-topics.js';
 import { importTime, type ImportRequest, type ReviewStore, type RevisionInfo, type StoredData } from '../store.js';
 import { APPLICATION_NAME, meta, setMeta, tx, withClient } from './sql.js';
 
@@ -107,10 +106,7 @@ export function postgresReviewStore(pool: pg.Pool, url: string): ReviewStore & {
         let done = 0;
         for (let i = 0; i < writes.length; i += BATCH) {
           const batch = writes.slice(i, i + BATCH);
-          const modified = batch.map((r) => {
-            const was = existing.get(r.id);
-            return was !== undefined && changedForReaders(JSON.parse(was) as Review, r) ? now : null;
-          });
+          const modified = batch.map((r) => (plan.retimed.has(r.id) ? now : null));
           // A change a feed reader does not see (a new avatar address) keeps the time the review had.
           await c.query(
             `INSERT INTO reviews (id, date, rating, json, modified_at) SELECT * FROM unnest($1::text[], $2::text[], $3::int[], $4::text[], $5::text[])

@@ -6,7 +6,6 @@ import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import { prepareImport, type ImportOutcome } from '../../core/import-plan.js';
 import type { Business } from '../../core/schema/business.js';
 import type { Review } from '../../core/schema/review.js';
-import { changedForReaders } from '../../core/feeds/websub-topics.js';
 import { importTime, type ImportRequest, type ReviewStore, type RevisionInfo, type StoredData } from '../store.js';
 import type { Meta } from './meta.js';
 
@@ -120,8 +119,7 @@ export function sqliteReviewStore(db: Database.Database, path: string, { getMeta
         const total = writes.length + plan.removed.length;
         let done = 0;
         for (const r of writes) {
-          const was = existing.get(r.id);
-          upsert.run(r.id, r.date, r.rating, JSON.stringify(r), was !== undefined && changedForReaders(JSON.parse(was) as Review, r) ? now : null);
+          upsert.run(r.id, r.date, r.rating, JSON.stringify(r), plan.retimed.has(r.id) ? now : null);
           if (++done % BATCH === 0) req.onProgress?.(done, total);
         }
         for (const id of plan.removed) {
