@@ -1,11 +1,12 @@
 /** Leave-one-writer-out cross-validation of the aspect model (`npm run cv:insights`).
  * For each training file, a model trained on the others is scored on it; and one trained on all of them is scored on
  * eval/absa-test-b.tsv. How training choices are made (the dev set is never looked at here).
- * Usage: npm run cv:insights [-- epochs=30 l2=0.002 starsDrop=0.5 perAspect=1 add=e,f drop=a only=a,b starless=none backed=1,0.8 secondary=0,0.5,1 thresholds=0.35,0.25,... also=stars,short]
+ * Usage: npm run cv:insights [-- epochs=30 l2=0.002 starsDrop=0.5 perAspect=1 add=e,f drop=a only=a,b starless=none guided=none backed=1,0.8 secondary=0,0.5,1 thresholds=0.35,0.25,... also=stars,short]
  * (`add`: more writers' files as folds, by letter; `drop`: leave some out; `starless`: the writers who
  * wrote against the stars on purpose, in every fold's training without their stars and not in the
  * review part, held out of none (by default those the model is trained with, STARLESS_FILES;
- * `none` for no such writers); `only`: hold out only
+ * `none` for no such writers); `guided=none`: leave out the guided writers' rows, which otherwise train
+ * every fold as they train the model (GUIDED_FILES, GUIDED_WEIGHT times) and are held out of none; `only`: hold out only
  * these writers (every file still trains the other folds), to compare with an earlier run's
  * folds in less time; `backed` and `secondary`, which act at inference, score the same models at each
  * value given (every pair of them; with `perAspect=1`, which chooses thresholds under them, one value each);
@@ -15,7 +16,7 @@
  * `also`: eval files, by name, the model trained on every writer is scored on too, beside test-b.)
  */
 import { CORPUS_ASPECTS, readCorpus, type Row } from './lib/absa-corpus.js';
-import { STARLESS_FILES, TRAINING_FILES, writerFile } from './lib/absa-files.js';
+import { GUIDED_FILES, guidedFolds, STARLESS_FILES, TRAINING_FILES, writerFile } from './lib/absa-files.js';
 import { chooseThresholds, trainModel, SETTINGS, type Settings } from './lib/absa-model.js';
 import { score, scorer, type Figures } from './lib/absa-score.js';
 
@@ -29,6 +30,7 @@ const settings: Settings = { ...SETTINGS };
 let perAspect = false;
 let files = [...TRAINING_FILES];
 let starlessFiles = [...STARLESS_FILES];
+let withGuided = true;
 let backed = [settings.backed];
 let secondary = [settings.secondary];
 let thresholds: number[] | null = null;
@@ -49,6 +51,7 @@ for (const arg of process.argv.slice(2)) {
   else if (k === 'thresholds' && v) thresholds = numbers(arg, v, (x) => x > 0 && x < 1, `${CORPUS_ASPECTS.length} numbers between 0 and 1 (${CORPUS_ASPECTS.join(', ')})`);
   else if (k === 'only' && v) only = v.split(',').map(writerFile);
   else if (k === 'also' && v) also = v.split(',').map(evalFile);
+  else if (k === 'guided' && v === 'none') withGuided = false;
   else if (k === 'starless' && v) starlessFiles = v === 'none' ? [] : v.split(',').map(writerFile);
   else if (k === 'drop' && v) files = files.filter((f) => !v.split(',').map(writerFile).includes(f));
   else if (k && v && k in settings) (settings as unknown as Record<string, number>)[k] = Number(v);
@@ -71,6 +74,8 @@ const sets = files.map((f) => ({ name: f, rows: readCorpus(path(f)) }));
 const testB = readCorpus(path('eval/absa-test-b.tsv'));
 // Starless writers train every fold and are held out of none (their stars are meant to mislead).
 const starless = starlessFiles.flatMap((f) => readCorpus(path(f), true));
+// The guided writers' rows train every fold, after the starless ones, as they train the model.
+const always = [...starless, ...(withGuided ? guidedFolds(GUIDED_FILES.map((f) => readCorpus(path(f)))).flat() : [])];
 
 const heldOut = only ? sets.filter((s) => only!.includes(s.name)) : sets;
 const folds: { name: string; train: Row[][]; test: Row[] }[] = heldOut.map((held) => ({
@@ -83,11 +88,11 @@ const extra = also.map((f) => ({ name: `all -> ${f}`, rows: readCorpus(path(f)) 
 
 const results = new Map(backed.flatMap((b) => secondary.map((d) => [`backed ${b}, secondary ${d}`, { backed: b, secondary: d, figures: {} as Record<string, Figures> }] as const)));
 for (const f of folds) {
-  let model = trainModel([...f.train.flat(), ...starless], settings).model;
+  let model = trainModel([...f.train.flat(), ...always], settings).model;
   if (thresholds) model = model.withThresholds(thresholds);
   // Per-aspect thresholds chosen inside the fold, across its own writers only (needs two or more).
   if (perAspect && f.train.length >= 2) {
-    const chosen = chooseThresholds(f.train, settings, starless).thresholds;
+    const chosen = chooseThresholds(f.train, settings, always).thresholds;
     console.log(`${f.name}: thresholds ${CORPUS_ASPECTS.map((a, k) => `${a} ${chosen[k]}`).join(', ')}`);
     model = model.withThresholds(chosen);
   }
@@ -104,7 +109,7 @@ for (const f of folds) {
 }
 const keys = ['aspect_f1', 'polarity_accuracy', 'review_polarity'] as const;
 for (const r of results.values()) {
-  console.log(JSON.stringify({ ...settings, backed: r.backed, secondary: r.secondary, thresholds, perAspect, files, starless: starlessFiles }));
+  console.log(JSON.stringify({ ...settings, backed: r.backed, secondary: r.secondary, thresholds, perAspect, files, starless: starlessFiles, guided: withGuided }));
   console.table(r.figures);
   const mean = Object.fromEntries(keys.map((k) => [k, Math.round((Object.values(r.figures).reduce((s, x) => s + (x[k] ?? 0), 0) / folds.length) * 1000) / 1000]));
   console.log(`mean over folds: ${JSON.stringify(mean)}`);

@@ -61,7 +61,7 @@ const testB = evaluate('in-house held-out set (eval/absa-test-b.tsv, blind-writt
 const stars = evaluate('in-house stars-against-words set (eval/absa-stars.tsv, blind-written, not trained on; most judgements go against the stars)', readCorpus(path('eval/absa-stars.tsv')), true);
 const short = evaluate('in-house short-sentence set (eval/absa-short.tsv, blind-written, not trained on; 2-8 words, most judgements against the stars)', readCorpus(path('eval/absa-short.tsv')), true);
 const guided = evaluate(
-  "in-house guided set (eval/absa-guided.tsv, blind-written to a guide of the dev set's labelling conventions, not trained on)",
+  "in-house guided set (eval/absa-guided.tsv, blind-written to a guide of the dev set's labelling conventions, not trained on; the training's guided files follow the same guide)",
   readCorpus(path('eval/absa-guided.tsv')),
   true,
 );

@@ -36,11 +36,11 @@ export const SETTINGS: Settings = { threshold: 0.3, epochs: 25, rate: 0.2, l2: 3
 
 /**
  * model.json's method line (shown in /insights.json's `model`), naming how many writers' files it
- * was trained on and whether its thresholds were chosen across them or given to training (meant
- * for the thresholds an earlier leave-one-writer-out run chose: `train:insights -- thresholds=`).
+ * was trained on and whether its thresholds were chosen on the guided writers' folds or given to
+ * training (meant for the thresholds an earlier choice gave: `train:insights -- thresholds=`).
  */
-export const methodOf = (writers: number, thresholds: 'chosen' | 'given' = 'chosen', starless = 0, secondary = SETTINGS.secondary): string =>
-  `logistic regression over words, stems, word clusters (from word vectors), word pairs, negation scope, VADER valence and the domain lexicon, trained on blind-written labelled reviews of ${writers} writers${starless ? ` (and ${starless} more who wrote against the stars on purpose, read without their stars)` : ''}, a threshold per aspect ${thresholds === 'chosen' ? 'chosen across writers' : 'from an earlier choice across writers'} (0.8 of it where the lexicon judges the aspect too${secondary ? `; ${secondary} logits past it for a second aspect in a clause` : ''}); polarity read on the clause that names the aspect, with the review's stars`;
+export const methodOf = (writers: number, thresholds: 'chosen' | 'given' = 'chosen', starless = 0, secondary = SETTINGS.secondary, guided = 0, weight = 1): string =>
+  `logistic regression over words, stems, word clusters (from word vectors), word pairs, negation scope, VADER valence and the domain lexicon, trained on blind-written labelled reviews of ${writers} writers${starless ? ` (and ${starless} more who wrote against the stars on purpose, read without their stars)` : ''}${guided ? ` and of ${guided} who wrote to a guide of the evaluation's labelling conventions${weight > 1 ? ` (their rows ${weight} times)` : ''}` : ''}, a threshold per aspect ${thresholds === 'chosen' ? (guided ? 'chosen on folds of the guided writers' : 'chosen across writers') : 'from an earlier choice'} (0.8 of it where the lexicon judges the aspect too${secondary ? `; ${secondary} logits past it for a second aspect in a clause` : ''}); polarity read on the clause that names the aspect, with the review's stars`;
 
 export interface Trained {
   model: AspectModel;
