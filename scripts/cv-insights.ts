@@ -9,7 +9,8 @@
  * every fold as they train the model (GUIDED_FILES, GUIDED_WEIGHT times) and are held out of none; `only`: hold out only
  * these writers (every file still trains the other folds), to compare with an earlier run's
  * folds in less time; `backed` and `secondary`, which act at inference, score the same models at each
- * value given (every pair of them; with `perAspect=1`, which chooses thresholds under them, one value each);
+ * value given (every pair of them; with `perAspect=1`, which chooses thresholds under them, one value each;
+ * `perAspect=1` chooses them across the fold's writers, the method before 2.9.0, not on the guided folds as train:insights does);
  * `thresholds`: nine per-aspect thresholds in the corpus's aspect order every fold is scored at, instead of
  * `threshold` for all (the shipped model's, to choose an inference setting for it: they were chosen across
  * these writers, so each held-out writer had a say in them; fair between settings, a little kind to all);

@@ -70,8 +70,13 @@ describe('aspect analyser: the hard cases, one by one', () => {
     assert.equal(aspects("He wasn't rude at all.", 2).professionalism, 'positive');
     assert.equal(aspects('We were not overcharged.', 2).pricing, 'positive');
     assert.equal(aspects('The price was too high.', 5).pricing, 'negative');
-    // Known misses, in docs/insights.md: 'The price was way too high.' and 'He was rude.' read as praise at 5 stars, and
-    // since 2.9.0 'The price was reasonable.' as a complaint at 1 star.
+    // Known misses, in docs/insights.md: 'The price was way too high.' and 'He was rude.' read as praise at 5 stars (the todo test below has 2.9.0's).
+  });
+  // Reported, not failing the run: since 2.9.0 plain price praise at 1 star and a plain complaint at 4 stars read the stars' way (docs/insights.md).
+  it('clear words beat the stars at the ends of the scale too', { todo: 'known misses since analyser 2.9.0' }, () => {
+    assert.equal(aspects('The price was reasonable.', 1).pricing, 'positive');
+    assert.equal(aspects('Reasonably priced.', 1).pricing, 'positive');
+    assert.equal(aspects('He was rude.', 4).professionalism, 'negative');
   });
   it('operator aspects from the business profile are detected', () => {
     const custom = new AspectAnalyser([{ id: 'parking', label: 'Parking', cues: ['parking', 'van'], positive: ['parked considerately'], negative: ['blocked our driveway'] }]);

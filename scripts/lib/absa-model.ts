@@ -98,9 +98,10 @@ export function trainModel(rows: readonly Row[], s: Settings = SETTINGS): Traine
 const GRID = [0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5, 0.55];
 
 /**
- * Per-aspect thresholds chosen by leave-one-writer-out (`always`: rows every model trains on and
- * none is scored on: the starless writers, in train:insights and cv:insights): for each writer's rows, a model trained on
- * the others is scored at every threshold of the grid; then, aspect by aspect (a few rounds), the
+ * Per-aspect thresholds chosen by leaving out one of `writers` at a time (train:insights passes the
+ * guided writers' folds, with the writers' and starless rows as `always`; cv:insights' `perAspect=1`
+ * the writers of the fold, with the starless and guided rows as `always`: rows every model trains on and
+ * none is scored on): for each one's rows, a model trained on the others is scored at every threshold of the grid; then, aspect by aspect (a few rounds), the
  * threshold that gives the best F1 over all aspects of all held-out writers together.
  */
 export function chooseThresholds(writers: readonly (readonly Row[])[], s: Settings = SETTINGS, always: readonly Row[] = []): { thresholds: number[]; f1: number } {

@@ -37,7 +37,7 @@ export interface ModelParts {
 export interface ModelFile {
   method: string;
   trained_on: { files: string[]; rows: number };
-  /** Per label, the probability from which it is found (chosen by cross-validation across writers). */
+  /** Per label, the probability from which it is found (chosen on folds of the guided writers since 2.9.0, across the writers before). */
   thresholds: number[];
   /** The share of its threshold from which an aspect the lexicon also judges in the sentence is found. */
   backed: number;
@@ -387,9 +387,9 @@ export class AspectModel {
     const file = json as ModelFile;
     if (shipped === undefined) {
       shipped = decode(file);
-      // The module holds the parsed file for the life of the process; its base64 weights (about 6 MiB
+      // The module holds the parsed file for the life of the process; its base64 weights (about 10 MiB
       // of heap in the built service) and its feature list are read only here, so they are let go once
-      // decoded (the list's 0.66 MiB text stays while names of 13+ characters are V8 slices of it).
+      // decoded (the list's 1.0 MiB text stays while names of 13+ characters are V8 slices of it).
       const held = json as Partial<ModelFile>;
       delete held.weights;
       delete held.features;
