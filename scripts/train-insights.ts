@@ -35,10 +35,12 @@ const path = (f: string) => new URL(`../${f}`, import.meta.url).pathname;
 const writers = TRAINING_FILES.map((f) => readCorpus(path(f)));
 const starless = STARLESS_FILES.flatMap((f) => readCorpus(path(f), true));
 const guided = guidedFolds(GUIDED_FILES.map((f) => readCorpus(path(f))));
+/** Every row but the guided writers': what each model of the threshold choice trains on beside the other fold. */
+const unguided = [...writers.flat(), ...starless];
 // Rows in the order cv:insights trains its folds (writers, starless, guided); its `perAspect=1` still chooses thresholds across the writers, the method before 2.9.0.
-const rows = [...writers.flat(), ...starless, ...guided.flat()];
+const rows = [...unguided, ...guided.flat()];
 const FILES = [...TRAINING_FILES, ...STARLESS_FILES, ...GUIDED_FILES];
-const chosen = given ? undefined : chooseThresholds(guided, undefined, [...writers.flat(), ...starless]);
+const chosen = given ? undefined : chooseThresholds(guided, undefined, unguided);
 const thresholds = given ?? chosen!.thresholds;
 console.log(`thresholds (${chosen ? `over ${GUIDED_FOLDS} folds of the guided writers, aspect F1 ${chosen.f1}` : 'as given'}): ${CORPUS_ASPECTS.map((a, k) => `${a} ${thresholds[k]}`).join(', ')}`);
 const trained = trainModel(rows);
