@@ -11,6 +11,8 @@ export interface Row {
   aspects: Map<string, Pol>;
   /** Written against its stars on purpose (cv:insights `starless=`): trains detection and aspect polarity without the stars, and not the review's polarity. */
   starless?: boolean;
+  /** Learnt this many times over (the guided writers' rows: GUIDED_WEIGHT); counted once towards a feature's minCount. */
+  weight?: number;
 }
 
 export const CORPUS_ASPECTS = ['punctuality', 'scheduling', 'pricing', 'communication', 'professionalism', 'quality', 'knowledge', 'cleanliness', 'warranty'] as const;

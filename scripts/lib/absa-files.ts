@@ -13,20 +13,17 @@ export const STARLESS_FILES = ['aj', 'ak', 'al'].map(writerFile);
 
 /**
  * Writers who wrote to the guide of the dev set's labelling conventions (eval/absa-guided.md, "The
- * guided training files"), one file each: every model trains on them, GUIDED_WEIGHT times over, and
+ * guided training files"), one file each: every model learns each of their rows GUIDED_WEIGHT times (a feature's minCount counts it once), and
  * the aspects' thresholds are chosen on them (GUIDED_FOLDS folds of their writers), since the sets the
  * analyser is judged on are labelled that way. None is a fold of the leave-one-writer-out scores.
  */
-export const GUIDED_FILES = Array.from({ length: 28 }, (_, i) => `eval/absa-guided-train-${String(i + 1).padStart(2, '0')}.tsv`);
-export const GUIDED_WEIGHT = 2;
+export const GUIDED_FILES = Array.from({ length: 44 }, (_, i) => `eval/absa-guided-train-${String(i + 1).padStart(2, '0')}.tsv`);
+export const GUIDED_WEIGHT = 3;
 export const GUIDED_FOLDS = 2;
 
-/** The guided writers' rows in GUIDED_FOLDS folds (writer i in fold i mod GUIDED_FOLDS), each row GUIDED_WEIGHT times. */
+/** The guided writers' rows in GUIDED_FOLDS folds (writer i in fold i mod GUIDED_FOLDS), each row weighted GUIDED_WEIGHT. */
 export function guidedFolds(writers: readonly (readonly Row[])[]): Row[][] {
-  return Array.from({ length: GUIDED_FOLDS }, (_, f) => {
-    const rows = writers.filter((_, i) => i % GUIDED_FOLDS === f).flat();
-    return Array.from({ length: GUIDED_WEIGHT }, () => rows).flat();
-  });
+  return Array.from({ length: GUIDED_FOLDS }, (_, f) => writers.filter((_, i) => i % GUIDED_FOLDS === f).flatMap((rows) => rows.map((r) => ({ ...r, weight: GUIDED_WEIGHT }))));
 }
 
 /** A writer's file by its letter (`npm run cv:insights -- add=e` tries one not trained on yet). */

@@ -54,7 +54,7 @@ export function trainModel(rows: readonly Row[], s: Settings = SETTINGS): Traine
   const views = rows.map((r) => lexicon.view(r.text));
   const empty: LinearJson = { labels: [], weights: {} };
 
-  const detect = train(CORPUS_ASPECTS, rows.map((r, i) => ({ features: views[i]!.features, target: CORPUS_ASPECTS.map((a) => (r.aspects.has(a) ? 1 : 0)) })), options('logistic', s.l2Detect));
+  const detect = train(CORPUS_ASPECTS, rows.map((r, i) => ({ features: views[i]!.features, target: CORPUS_ASPECTS.map((a) => (r.aspects.has(a) ? 1 : 0)), repeat: r.weight })), options('logistic', s.l2Detect));
   const detector = AspectModel.fromParts({ method: '', trained_on: { files: [], rows: 0 }, thresholds: CORPUS_ASPECTS.map(() => s.threshold), backed: 1, secondary: 0, detect, polarity: empty, review: empty });
 
   // Polarity is learnt where inference reads it: on the clause the detector ties most to the
@@ -66,7 +66,7 @@ export function trainModel(rows: readonly Row[], s: Settings = SETTINGS): Traine
       const clause = detector.clauseText(views[i]!, CORPUS_ASPECTS.indexOf(aspect as (typeof CORPUS_ASPECTS)[number]));
       const starred = r.starless ? s.starlessStars > 0 && drop() < s.starlessStars : drop() >= s.starsDrop;
       const features = s.stars && starred ? [...clause.features, `stars:${r.stars}`] : clause.features;
-      polarityExamples.push({ features: [...features, ...features.map((f) => `${aspect}|${f}`)], target: POLARITIES.indexOf(pol) });
+      polarityExamples.push({ features: [...features, ...features.map((f) => `${aspect}|${f}`)], target: POLARITIES.indexOf(pol), repeat: r.weight });
     }
   });
   const joined = train(POLARITIES, polarityExamples, options('softmax'));
@@ -85,7 +85,7 @@ export function trainModel(rows: readonly Row[], s: Settings = SETTINGS): Traine
   const review = train(
     POLARITIES,
     // Rows written against their stars say nothing of how a whole review leans.
-    rows.filter((r) => !r.starless).map((r) => ({ features: [...splitSentences(r.text).flatMap((t) => lexicon.view(t).features), `stars:${r.stars}`], target: POLARITIES.indexOf(r.overall) })),
+    rows.filter((r) => !r.starless).map((r) => ({ features: [...splitSentences(r.text).flatMap((t) => lexicon.view(t).features), `stars:${r.stars}`], target: POLARITIES.indexOf(r.overall), repeat: r.weight })),
     options('softmax'),
   );
 

@@ -20,6 +20,8 @@ export interface Example {
   features: string[];
   /** Logistic: 0/1 per label. Softmax: the index of the right label. */
   target: number[] | number;
+  /** Learnt this many times an epoch (default 1); counted once towards `minCount` all the same. */
+  repeat?: number;
 }
 
 export interface TrainOptions {
@@ -28,7 +30,7 @@ export interface TrainOptions {
   rate: number;
   l2: number;
   seed: number;
-  /** Features seen in fewer examples are dropped. */
+  /** Features seen in fewer examples are dropped (an example repeated counts once: a word seen in one sentence is not evidence twice over). */
   minCount: number;
   /** Weights smaller than this are stored as 0. */
   prune: number;
@@ -50,7 +52,7 @@ export function train(labels: readonly string[], examples: readonly Example[], o
     }
   }
   const rand = seededRandom(o.seed);
-  const order = examples.map((_, i) => i);
+  const order = examples.flatMap((e, i) => Array.from({ length: e.repeat ?? 1 }, () => i));
   const mean = new Map<string, Float64Array>();
   let averaged = 0;
   for (let epoch = 0; epoch < o.epochs; epoch++) {

@@ -140,7 +140,7 @@ function verdict3(pos: number, neg: number, neu: number, places = 3): { polarity
 /**
  * A model's features and weights, shared by every model made from them (withThresholds, and
  * every AspectModel.fromFile() of the shipped file): single features by name, word pairs by
- * their two words (one string per word, not per pair: 50k of the shipped model's 63k features
+ * their two words (one string per word, not per pair: 70k of the shipped model's 85k features
  * are pairs), and the weights as stored, each worth `Math.fround(weight * scale)`: the file's
  * 16-bit integers (half the bytes of 32-bit floats) or training's floats (scale 1).
  */
@@ -387,9 +387,9 @@ export class AspectModel {
     const file = json as ModelFile;
     if (shipped === undefined) {
       shipped = decode(file);
-      // The module holds the parsed file for the life of the process; its base64 weights (about 10 MiB
+      // The module holds the parsed file for the life of the process; its base64 weights (about 9 MiB
       // of heap in the built service) and its feature list are read only here, so they are let go once
-      // decoded (the list's 1.0 MiB text stays while names of 13+ characters are V8 slices of it).
+      // decoded (the list's 0.9 MiB text stays while names of 13+ characters are V8 slices of it).
       const held = json as Partial<ModelFile>;
       delete held.weights;
       delete held.features;

@@ -13,7 +13,7 @@ import { phrasePieces, tokenize, wordRuns } from './text.js';
 import { topicPhrasesOf, topicWords, type TopicWords } from './themes.js';
 
 /** Bumped whenever the analysis of a given text can change (model, lexicon, rules). */
-export const ANALYSER_VERSION = '2.9.0';
+export const ANALYSER_VERSION = '2.10.0';
 
 /** Figures `npm run eval:insights -- --record` last measured on the blind dev set, or null where it was absent. */
 const dev = (measured as { dev: { aspect_f1: number; polarity_accuracy: number; review_polarity: number } | null }).dev;
