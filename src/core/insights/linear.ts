@@ -41,6 +41,9 @@ export interface TrainOptions {
 /** AdaGrad over shuffled examples with L2: deterministic for a given seed and example order. */
 export function train(labels: readonly string[], examples: readonly Example[], o: TrainOptions): LinearJson {
   const K = labels.length;
+  const bad = examples.find((e) => e.repeat !== undefined && !(Number.isInteger(e.repeat) && e.repeat >= 1));
+  // 0 or 2.5 would silently drop or round an example the caller meant to weigh.
+  if (bad) throw new Error(`an example's repeat must be a whole number from 1, not ${bad.repeat}`);
   const counts = new Map<string, number>();
   for (const e of examples) for (const f of new Set(e.features)) counts.set(f, (counts.get(f) ?? 0) + 1);
   const w = new Map<string, Float64Array>();
