@@ -8,7 +8,8 @@
  *
  * Ratchet: fails when a dev, test-b, stars-set, short-set, guided-set or second guided-set figure falls below the one recorded in
  * src/core/insights/measured.json; `-- --record` writes the current figures there (and so into
- * the `model` line of /insights.json). `-- --errors` lists every miss.
+ * the `model` line of /insights.json). `-- --errors` lists every miss. ABSA_DEV=/nonexistent and
+ * ABSA_GUIDED_B=/nonexistent hide the dev set and the second guided set (skipped, and `--record` keeps their figures).
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { corpusExists, readCorpus, type Pol, type Row } from './lib/absa-corpus.js';
@@ -18,6 +19,8 @@ const root = new URL('../', import.meta.url);
 const path = (p: string) => new URL(p, root).pathname;
 /** The dev set beside the repo; ABSA_DEV names it elsewhere (a git worktree's ../shared is not the main checkout's). */
 const DEV = process.env['ABSA_DEV'] ?? path('../shared/eval/absa-dev.tsv');
+/** The second guided set, on which no choice was made up to 2.10.0: ABSA_GUIDED_B=/nonexistent hides it while a choice is made, as ABSA_DEV hides the dev set. */
+const GUIDED_B = process.env['ABSA_GUIDED_B'] ?? path('eval/absa-guided-b.tsv');
 const MEASURED = path('src/core/insights/measured.json');
 const TARGETS = { aspect_f1: 0.9, polarity_accuracy: 0.9, review_polarity: 0.85 };
 const showErrors = process.argv.includes('--errors');
@@ -65,11 +68,15 @@ const guided = evaluate(
   readCorpus(path('eval/absa-guided.tsv')),
   true,
 );
-const guidedB = evaluate(
-  'in-house second guided set (eval/absa-guided-b.tsv, blind-written to the same guide by six more writers after analyser 2.10.0 was chosen; never trained on, no choice made on it)',
-  readCorpus(path('eval/absa-guided-b.tsv')),
-  true,
-);
+let guidedB: Figures | null = null;
+if (corpusExists(GUIDED_B)) {
+  guidedB = evaluate(
+    'in-house second guided set (eval/absa-guided-b.tsv, blind-written to the same guide by six more writers after analyser 2.10.0 was chosen; never trained on, no choice up to 2.10.0 made on it)',
+    readCorpus(GUIDED_B),
+    true,
+  );
+} else console.log(`
+== second guided set: ${GUIDED_B} is absent; skipped`);
 let dev: Figures | null = null;
 if (corpusExists(DEV)) dev = evaluate('blind dev set (../shared/eval/absa-dev.tsv)', readCorpus(DEV), true);
 else console.log(`\n== blind dev set: ${DEV} is absent; skipped`);
@@ -83,7 +90,7 @@ if (dev) {
 type Measured = { dev: Figures | null; test_b: Figures | null; stars: Figures | null; short: Figures | null; guided: Figures | null; guided_b: Figures | null };
 const last = JSON.parse(readFileSync(MEASURED, 'utf8')) as Measured;
 if (record) {
-  const next: Measured = { dev: dev ?? last.dev, test_b: testB, stars, short, guided, guided_b: guidedB };
+  const next: Measured = { dev: dev ?? last.dev, test_b: testB, stars, short, guided, guided_b: guidedB ?? last.guided_b };
   writeFileSync(MEASURED, `${JSON.stringify(next, null, 2)}\n`);
   console.log(`recorded in ${MEASURED}`);
 } else {
