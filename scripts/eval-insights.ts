@@ -59,6 +59,13 @@ function evaluate(name: string, rows: readonly Row[], withStars: boolean): Figur
   return s.figures;
 }
 
+/** A set that can be hidden (its variable pointed nowhere): scored when its file is there, otherwise said to be skipped. */
+function evaluateIfThere(label: string, name: string, file: string): Figures | null {
+  if (corpusExists(file)) return evaluate(name, readCorpus(file), true);
+  console.log(`\n== ${label}: ${file} is absent; skipped`);
+  return null;
+}
+
 evaluate('in-house sentences (eval/insights-sentences.tsv, written with the lexicon)', readInHouse(path('eval/insights-sentences.tsv')), false);
 const testB = evaluate('in-house held-out set (eval/absa-test-b.tsv, blind-written, not trained on)', readCorpus(path('eval/absa-test-b.tsv')), true);
 const stars = evaluate('in-house stars-against-words set (eval/absa-stars.tsv, blind-written, not trained on; most judgements go against the stars)', readCorpus(path('eval/absa-stars.tsv')), true);
@@ -68,18 +75,12 @@ const guided = evaluate(
   readCorpus(path('eval/absa-guided.tsv')),
   true,
 );
-let guidedB: Figures | null = null;
-if (corpusExists(GUIDED_B)) {
-  guidedB = evaluate(
-    'in-house second guided set (eval/absa-guided-b.tsv, blind-written to the same guide by six more writers after analyser 2.10.0 was chosen; never trained on, no choice up to 2.10.0 made on it)',
-    readCorpus(GUIDED_B),
-    true,
-  );
-} else console.log(`
-== second guided set: ${GUIDED_B} is absent; skipped`);
-let dev: Figures | null = null;
-if (corpusExists(DEV)) dev = evaluate('blind dev set (../shared/eval/absa-dev.tsv)', readCorpus(DEV), true);
-else console.log(`\n== blind dev set: ${DEV} is absent; skipped`);
+const guidedB = evaluateIfThere(
+  'second guided set',
+  'in-house second guided set (eval/absa-guided-b.tsv, blind-written to the same guide by six more writers after analyser 2.10.0 was chosen; never trained on, no choice up to 2.10.0 made on it)',
+  GUIDED_B,
+);
+const dev = evaluateIfThere('blind dev set', 'blind dev set (../shared/eval/absa-dev.tsv)', DEV);
 
 const keys = ['aspect_f1', 'polarity_accuracy', 'review_polarity'] as const;
 if (dev) {
